@@ -1,0 +1,50 @@
+// CudaBackend: the "CudaBackend" delegate (AOTInductor-compiled subgraphs).
+// This is the skeleton: availability and payload checks are real; execution
+// is not built yet and init() says so.
+#pragma once
+
+#include <string>
+
+#include <executorch/runtime/backend/interface.h>
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+
+// Where init() finds the model .so and its weights in the named data map.
+struct CudaPayloadKeys {
+  std::string so_key;
+  std::string weights_key;
+};
+
+// Parses a CudaBackend payload. Processed bytes "<so_key>\n<weights_key>"
+// (1.4 and later), or, when they are empty, the 1.1-1.3 keys
+// "<method>_so_blob"/"<method>_weights_blob" (or "so_blob"/"weights_blob"
+// when no method name is known). InvalidProgram names what was wrong.
+runtime::Result<CudaPayloadKeys> parse_cuda_payload(const void* data,
+                                                    size_t size,
+                                                    const char* method_name);
+
+class CudaBackend : public runtime::BackendInterface {
+ public:
+  // True when the CUDA runtime reports at least one device. The first call
+  // asks cudaGetDeviceCount (never at load time); errors mean "false".
+  bool is_available() const override;
+
+  runtime::Result<runtime::DelegateHandle*> init(
+      runtime::BackendInitContext& context, runtime::FreeableBuffer* processed,
+      runtime::ArrayRef<runtime::CompileSpec> compile_specs) const override;
+
+  runtime::Error execute(runtime::BackendExecutionContext& context,
+                         runtime::DelegateHandle* handle,
+                         runtime::Span<runtime::EValue*> args) const override;
+
+  void destroy(runtime::DelegateHandle* handle) const override;
+
+  // The CUDA runtime's message for why no device is usable ("" if one is).
+  const char* unavailable_reason() const;
+};
+
+} // namespace cuda
+} // namespace backends
+} // namespace executorch
