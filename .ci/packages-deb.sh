@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Debian packages: build (dpkg-buildpackage), lint (lintian --pedantic), then
+# install into a clean bookworm minbase chroot, run the installed tests there,
+# build a pkg-config consumer against the packages, purge, and check that
+# nothing is left behind. Prints the time each step took.
+#
+# Environment: JOBS (default 2), GPU_ARCHS (default 90: one architecture is
+# enough to prove the device code builds), CUDA_ROOT (default /usr/local/cuda),
+# DEB_CACHE (where the debootstrap tarball is cached; default
+# /var/cache/executorch-ci if writable, else a temp dir), KEEP=1 keeps the
+# work dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+JOBS=${JOBS:-2}
+export GPU_ARCHS=${GPU_ARCHS:-90}
+export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+if [ -z "${DEB_CACHE:-}" ]; then
+  if mkdir -p /var/cache/executorch-ci 2>/dev/null && [ -w /var/cache/executorch-ci ]; then
+    DEB_CACHE=/var/cache/executorch-ci
+  else
+    DEB_CACHE=$(mktemp -d /tmp/executorch-deb-cache.XXXXXX)
+  fi
+fi
+
+t0=$(date +%s)
+step() { step_name=$1; step_start=$(date +%s); echo; echo "-- deb: $1"; }
+step_done() { echo "-- deb: $step_name: $(( $(date +%s) - step_start ))s"; }
+
+work=$(mktemp -d /tmp/executorch-deb.XXXXXX)
+chroot_dir=$work/root
+cleanup() {
+  for m in proc dev/pts dev; do
+    mountpoint -q "$chroot_dir/$m" 2>/dev/null && umount -l "$chroot_dir/$m" || true
+  done
+  if [ "${KEEP:-0}" = 1 ]; then echo "work dir kept: $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------------------
+step "source tree (tracked and untracked, not ignored files)"
+mkdir -p "$work/src/executorch"
+git ls-files -z --cached --others --exclude-standard |
+  tar --null -T - -cf - | tar -xf - -C "$work/src/executorch"
+step_done
+
+step "dpkg-buildpackage -us -uc -b -d (GPU_ARCHS=$GPU_ARCHS)"
+# -d: the CUDA toolkit in Build-Depends is not dpkg-owned on this host.
+(cd "$work/src/executorch" &&
+  DEB_BUILD_OPTIONS="parallel=$JOBS ${DEB_BUILD_OPTIONS:-}" \
+    dpkg-buildpackage -us -uc -b -d) > "$work/build.log" 2>&1 || {
+  tail -n 80 "$work/build.log"; echo "dpkg-buildpackage failed"; exit 1; }
+grep -E '^(dpkg-shlibdeps|dh_missing|dpkg-gencontrol): warning' "$work/build.log" || true
+changes=$(ls "$work"/src/executorch_*.changes)
+debs=("$work"/src/*.deb)
+for d in "${debs[@]}"; do
+  echo "== $(basename "$d")"
+  dpkg-deb -f "$d" Section Depends Recommends Provides | sed 's/^/   /'
+  dpkg-deb -c "$d" | awk '{print "   " $6 ($7 ? " " $7 " " $8 : "")}' | grep -v '/$'
+done
+step_done
+
+step "lintian --pedantic"
+lintian --pedantic -I --display-experimental "$changes" > "$work/lintian.log" 2>&1 || true
+cat "$work/lintian.log"
+for sev in E W I P X O; do
+  printf '   %s: %s\n' "$sev" "$(grep -c "^$sev: " "$work/lintian.log" || true)"
+done
+if grep -qE '^(E|W): ' "$work/lintian.log"; then
+  echo "lintian reported errors or warnings that are not overridden"; exit 1
+fi
+step_done
+
+# ---------------------------------------------------------------------------
+step "bookworm minbase chroot (cache: $DEB_CACHE)"
+tarball=$DEB_CACHE/bookworm-minbase-gxx-pkgconf.tar.gz
+if [ ! -s "$tarball" ]; then
+  debootstrap --variant=minbase --include=g++,pkgconf bookworm \
+    "$work/boot" "$MIRROR" > "$work/debootstrap.log" 2>&1 || {
+    tail -n 30 "$work/debootstrap.log"; exit 1; }
+  tar -C "$work/boot" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
+  rm -rf "$work/boot"
+fi
+mkdir -p "$chroot_dir"
+tar -C "$chroot_dir" -xzf "$tarball"
+mount -t proc proc "$chroot_dir/proc"
+step_done
+
+in_root() { chroot "$chroot_dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"; }
+
+# What an untouched system holds: the purge check compares against it.
+snapshot() {
+  in_root find / -xdev \
+    \( -path /proc -o -path /tmp -o -path /var/cache -o -path /var/lib/dpkg \
+       -o -path /var/lib/apt -o -path /var/log -o -path /root -o -path /etc/ld.so.cache \) -prune \
+    -o -print | sort
+}
+
+# libexecutorch-cuda-backend1 Depends on NVIDIA's cuda-cudart-13-0, which
+# bookworm does not have. A local stand-in package of that name holds the
+# host toolkit's libcudart.so.13 under /usr/local/cuda/lib64 with an
+# ld.so.conf.d entry (the layout NVIDIA's package uses), so that the
+# dependency resolves, the backend loads and the purge check sees only
+# dpkg-owned files. It is for this test only, never shipped.
+step "stand-in cuda-cudart-13-0 package"
+sd=$work/cudart-standin
+mkdir -p "$sd/DEBIAN" "$sd/usr/local/cuda/lib64" "$sd/etc/ld.so.conf.d"
+cp -a "$CUDA_ROOT"/lib64/libcudart.so.13* "$sd/usr/local/cuda/lib64/"
+echo /usr/local/cuda/lib64 > "$sd/etc/ld.so.conf.d/cuda-cudart-13-0.conf"
+cudart_ver=$(readlink -f "$CUDA_ROOT"/lib64/libcudart.so.13 | sed -n 's/.*\.so\.\(.*\)/\1/p')
+cat > "$sd/DEBIAN/control" <<CTRL
+Package: cuda-cudart-13-0
+Version: ${cudart_ver:-13.0}-0executorchci
+Architecture: $(dpkg --print-architecture)
+Maintainer: executorch CI <ci@localhost>
+Description: stand-in for NVIDIA's CUDA runtime package (CI only)
+CTRL
+printf 'activate-noawait ldconfig\n' > "$sd/DEBIAN/triggers"
+dpkg-deb --root-owner-group -b "$sd" "$work/cuda-cudart-13-0.deb" >/dev/null
+step_done
+
+step "install the packages in the chroot"
+snapshot > "$work/before.txt"
+mkdir -p "$chroot_dir/tmp/debs"
+cp "${debs[@]}" "$work/cuda-cudart-13-0.deb" "$chroot_dir/tmp/debs/"
+pkgs=()
+for d in "${debs[@]}"; do pkgs+=("$(dpkg-deb -f "$d" Package)"); done
+# executorch-tests and the -dbgsym packages are installed too: everything built.
+in_root dpkg -i /tmp/debs/cuda-cudart-13-0.deb
+in_root sh -c 'dpkg -i /tmp/debs/*.deb' || {
+  cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
+  in_root apt-get update -qq && in_root apt-get -f install -y -qq
+}
+in_root dpkg -s "${pkgs[@]}" > /dev/null
+step_done
+
+step "installed tests (CPU side)"
+if [ -x "$chroot_dir/usr/libexec/executorch/installed-tests/run-installed-tests" ]; then
+  in_root /usr/libexec/executorch/installed-tests/run-installed-tests
+else
+  # Run each test program; 77 is a skip (GPU tests on a host without one).
+  fail=0
+  for t in "$chroot_dir"/usr/libexec/executorch/installed-tests/*; do
+    [ -f "$t" ] && [ -x "$t" ] || continue
+    name=${t#"$chroot_dir"}
+    rc=0; in_root "$name" > "$work/test.log" 2>&1 || rc=$?
+    case $rc in
+      0) echo "   PASS $name" ;;
+      77) echo "   SKIP $name" ;;
+      *) echo "   FAIL $name (exit $rc)"; tail -n 30 "$work/test.log"; fail=1 ;;
+    esac
+  done
+  [ $fail = 0 ]
+fi
+step_done
+
+step "consumer program: g++ x.cpp \$(pkg-config --cflags --libs executorch-cuda)"
+cat > "$chroot_dir/tmp/x.cpp" <<'CPP'
+#include <cstdio>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/platform/runtime.h>
+
+int main() {
+  using namespace executorch::runtime;
+  runtime_init();
+  if (get_backend_class("CudaBackend") == nullptr) {
+    std::puts("CudaBackend is not registered");
+    return 1;
+  }
+  std::printf("CudaBackend registered (%zu backend(s))\n",
+              get_num_registered_backends());
+  return 0;
+}
+CPP
+in_root sh -c 'cd /tmp && g++ -std=c++17 -o x x.cpp $(pkg-config --cflags --libs executorch-cuda) && readelf -d x | grep NEEDED && ./x'
+in_root sh -c 'cd /tmp && g++ -std=c++17 -o y x.cpp $(pkg-config --cflags --libs executorch) && ! ./y' \
+  && echo "   without executorch-cuda: no CudaBackend, as expected"
+rm -f "$chroot_dir"/tmp/x "$chroot_dir"/tmp/y "$chroot_dir"/tmp/x.cpp
+step_done
+
+step "purge and check that nothing is left"
+in_root dpkg --purge "${pkgs[@]}" cuda-cudart-13-0 > /dev/null
+snapshot > "$work/after.txt"
+if ! diff -u "$work/before.txt" "$work/after.txt"; then
+  echo "files left behind after purge (above)"; exit 1
+fi
+for p in "${pkgs[@]}"; do
+  if in_root dpkg -s "$p" > /dev/null 2>&1; then echo "$p still installed"; exit 1; fi
+done
+echo "   chroot file list identical before install and after purge"
+step_done
+
+echo
+echo "-- deb: all steps passed in $(( $(date +%s) - t0 ))s"
