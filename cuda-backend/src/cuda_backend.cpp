@@ -5,7 +5,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/runtime/platform/log.h>
+
+#include "aoti/model.h"
+#include "aoti/shim_internal.h"
 
 namespace executorch {
 namespace backends {
@@ -154,21 +158,200 @@ Result<DelegateHandle*> CudaBackend::init(
     ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
     return Error::DelegateInvalidCompatibility;
   }
-  ET_LOG(Error,
-         "CudaBackend: payload (.so key '%s') is valid, but AOTInductor "
-         "execution is not built into this library yet",
-         keys->so_key.c_str());
-  return Error::NotImplemented;
+  const runtime::NamedDataMap* ndm = context.get_named_data_map();
+  ET_CHECK_OR_RETURN_ERROR(ndm != nullptr, InvalidExternalData,
+                           "CudaBackend: no named data map (the .so key '%s' cannot be "
+                           "resolved; pass the .ptd file)",
+                           keys->so_key.c_str());
+  std::string device = "cuda:0";
+  for (size_t i = 0; i < compile_specs.size(); ++i) {
+    const CompileSpec& spec = compile_specs[i];
+    if (spec.key != nullptr && std::strcmp(spec.key, "target_device") == 0 &&
+        spec.value.buffer != nullptr && spec.value.nbytes > 0 && spec.value.nbytes < 64) {
+      std::string v(static_cast<const char*>(spec.value.buffer), spec.value.nbytes);
+      v.resize(std::strlen(v.c_str()));
+      if (v.rfind("cuda", 0) == 0) device = v;
+    }
+  }
+  Result<FreeableBuffer> so = ndm->get_data(keys->so_key);
+  if (!so.ok()) {
+    ET_LOG(Error, "CudaBackend: named data '%s' (the model .so) not found: error 0x%x",
+           keys->so_key.c_str(), static_cast<unsigned>(so.error()));
+    return Error::InvalidExternalData;
+  }
+  Result<FreeableBuffer> weights = ndm->get_data(keys->weights_key);
+  const void* wdata = nullptr;
+  size_t wsize = 0;
+  if (weights.ok()) {
+    wdata = weights->data();
+    wsize = weights->size();
+  } else {
+    ET_LOG(Info, "CudaBackend: no weights under '%s' (fine for a model without constants)",
+           keys->weights_key.c_str());
+  }
+  Result<aoti::LoadedModel*> model = aoti::LoadedModel::load(
+      so->data(), so->size(), wdata, wsize, device.c_str(),
+      method_name != nullptr ? method_name : "forward");
+  // The weights now live on the GPU and the .so in a private mapping.
+  so->Free();
+  if (weights.ok()) weights->Free();
+  processed->Free();
+  if (!model.ok()) return model.error();
+  return static_cast<DelegateHandle*>(*model);
 }
 
-Error CudaBackend::execute(BackendExecutionContext& /*context*/,
-                           DelegateHandle* /*handle*/,
-                           Span<EValue*> /*args*/) const {
-  ET_LOG(Error, "CudaBackend: execution is not built yet");
-  return Error::NotImplemented;
+namespace {
+
+using aoti::TensorObj;
+
+// Shapes of an ExecuTorch tensor as int64 sizes and element strides.
+void shape_of(const exec_aten::Tensor& t, std::vector<int64_t>& sizes,
+              std::vector<int64_t>& strides) {
+  const size_t nd = static_cast<size_t>(t.dim());
+  sizes.resize(nd);
+  strides.resize(nd);
+  auto st = t.strides();
+  int64_t s = 1;
+  for (size_t i = nd; i-- > 0;) {
+    sizes[i] = t.sizes()[i];
+    strides[i] = (st.size() == nd && st.data() != nullptr) ? st[i] : s;
+    s *= sizes[i];
+  }
 }
 
-void CudaBackend::destroy(DelegateHandle* /*handle*/) const {}
+bool is_device(const exec_aten::Tensor& t) {
+  return t.device_type() == runtime::etensor::DeviceType::CUDA;
+}
+
+struct HandleSet {
+  std::vector<TensorObj*> handles;
+  void drop() {
+    // Outputs may repeat a handle: delete each once.
+    for (size_t i = 0; i < handles.size(); ++i) {
+      if (handles[i] == nullptr) continue;
+      for (size_t j = i + 1; j < handles.size(); ++j) {
+        if (handles[j] == handles[i]) handles[j] = nullptr;
+      }
+      aoti::destroy_tensor(handles[i]);
+      handles[i] = nullptr;
+    }
+  }
+  ~HandleSet() { drop(); }
+};
+
+} // namespace
+
+Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle* handle,
+                           Span<EValue*> args) const {
+  auto* model = static_cast<aoti::LoadedModel*>(handle);
+  ET_CHECK_OR_RETURN_ERROR(model != nullptr, DelegateInvalidHandle,
+                           "CudaBackend: execute on a null handle");
+  const size_t n_in = model->num_inputs(), n_out = model->num_outputs();
+  ET_CHECK_OR_RETURN_ERROR(args.size() == n_in + n_out, InvalidArgument,
+                           "CudaBackend[%s]: %zu arguments, the model takes %zu inputs and "
+                           "%zu outputs",
+                           model->label().c_str(), args.size(), n_in, n_out);
+  for (size_t i = 0; i < args.size(); ++i) {
+    ET_CHECK_OR_RETURN_ERROR(args[i] != nullptr && args[i]->isTensor(), InvalidArgument,
+                             "CudaBackend[%s]: argument %zu is not a tensor",
+                             model->label().c_str(), i);
+  }
+  const auto caller = extension::cuda::getCallerStream();
+  cudaStream_t stream = caller.has_value() ? *caller : model->own_stream();
+  const int dev = model->device_index();
+  aoti::ScopedCurrentStream current(dev, stream);
+  bool host_io = false;
+
+  std::vector<int64_t> sizes, strides;
+  // Fresh input handles every call: the model steals and deletes them.
+  HandleSet inputs;
+  inputs.handles.assign(n_in, nullptr);
+  for (size_t i = 0; i < n_in; ++i) {
+    const exec_aten::Tensor& t = args[i]->toTensor();
+    shape_of(t, sizes, strides);
+    const int32_t dtype = static_cast<int32_t>(t.scalar_type());
+    ET_CHECK_OR_RETURN_ERROR(aoti::dtype_size(dtype) != 0, InvalidArgument,
+                             "CudaBackend[%s]: input %zu has an unsupported dtype %d",
+                             model->label().c_str(), i, dtype);
+    TensorObj* h;
+    if (is_device(t)) {
+      h = aoti::make_view(t.mutable_data_ptr(), t.nbytes(), static_cast<int64_t>(sizes.size()),
+                          sizes.data(), strides.data(), dtype, aoti::kDevCuda, dev);
+    } else {
+      // Host input (1.1-1.3 programs): stage a device copy, freed
+      // stream-ordered when the model drops the handle.
+      host_io = true;
+      h = aoti::make_owned_device(t.nbytes(), static_cast<int64_t>(sizes.size()),
+                                  sizes.data(), strides.data(), dtype, dev, stream);
+      if (h != nullptr && t.nbytes() > 0) {
+        cudaError_t ce = cudaMemcpyAsync(h->data(), t.const_data_ptr(), t.nbytes(),
+                                         cudaMemcpyHostToDevice, stream);
+        if (ce != cudaSuccess) {
+          aoti::destroy_tensor(h);
+          ET_LOG(Error, "CudaBackend[%s]: copying input %zu to the GPU: %s",
+                 model->label().c_str(), i, cudaGetErrorString(ce));
+          return Error::Internal;
+        }
+      }
+    }
+    ET_CHECK_OR_RETURN_ERROR(h != nullptr, MemoryAllocationFailed,
+                             "CudaBackend[%s]: no memory for input %zu",
+                             model->label().c_str(), i);
+    inputs.handles[i] = h;
+  }
+  HandleSet outputs;
+  outputs.handles.assign(n_out, nullptr);
+  const int32_t rc = model->api().run(model->container(), inputs.handles.data(), n_in,
+                                      outputs.handles.data(), n_out, stream, nullptr);
+  // Whatever the model left of the inputs is ours to drop.
+  inputs.drop();
+  if (rc != 0) {
+    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerRun failed (%d)",
+           model->label().c_str(), rc);
+    return Error::Internal;
+  }
+  for (size_t j = 0; j < n_out; ++j) {
+    TensorObj* h = outputs.handles[j];
+    exec_aten::Tensor& t = args[n_in + j]->toTensor();
+    ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
+                             "CudaBackend[%s]: the model produced no output %zu",
+                             model->label().c_str(), j);
+    ET_CHECK_OR_RETURN_ERROR(
+        h->numel() == t.numel() && static_cast<int32_t>(t.scalar_type()) == h->dtype,
+        InvalidArgument,
+        "CudaBackend[%s]: output %zu is %lld elements of dtype %d; the program planned %zd "
+        "of dtype %d",
+        model->label().c_str(), j, static_cast<long long>(h->numel()), h->dtype, t.numel(),
+        static_cast<int>(t.scalar_type()));
+    if (h->data() == t.mutable_data_ptr() && is_device(t)) continue;
+    shape_of(t, sizes, strides);
+    if (!is_device(t)) host_io = true;
+    // Copy into the planned buffer (contiguous in the program's layout).
+    cudaError_t ce = aoti::strided_copy(
+        static_cast<char*>(t.mutable_data_ptr()), strides.data(), h->data(),
+        h->sizes.size() == sizes.size() ? h->strides.data() : strides.data(), sizes.data(),
+        static_cast<int64_t>(sizes.size()), h->elem_size(), stream);
+    if (ce != cudaSuccess) {
+      ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", model->label().c_str(), j,
+             cudaGetErrorString(ce));
+      return Error::Internal;
+    }
+  }
+  outputs.drop();
+  if (host_io) {
+    // Host outputs are read as soon as execute returns.
+    cudaError_t ce = cudaStreamSynchronize(stream);
+    if (ce != cudaSuccess) {
+      ET_LOG(Error, "CudaBackend[%s]: %s", model->label().c_str(), cudaGetErrorString(ce));
+      return Error::Internal;
+    }
+  }
+  return Error::Ok;
+}
+
+void CudaBackend::destroy(DelegateHandle* handle) const {
+  delete static_cast<aoti::LoadedModel*>(handle);
+}
 
 } // namespace cuda
 } // namespace backends

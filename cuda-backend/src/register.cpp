@@ -16,6 +16,7 @@
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "aoti/copy_kernels.h"
 #include "cuda_backend.h"
 
 namespace executorch {
@@ -57,6 +58,7 @@ RegisteredCudaBackend backend_instance;
 class Registrar {
  public:
   Registrar() {
+    register_copy_kernels();
     const Error err = runtime::register_backend(Backend{kBackendName, &backend_instance});
     registered_ = err == Error::Ok;
     if (!registered_) {

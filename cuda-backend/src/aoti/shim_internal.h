@@ -74,6 +74,7 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
                              const int64_t* strides, int32_t dtype,
                              int32_t device_index, cudaStream_t stream);
 void destroy_tensor(TensorObj* t);
+size_t span_bytes(int64_t ndim, const int64_t* sizes, const int64_t* strides, size_t elem);
 
 // The calling thread's current stream for a device (nullptr = legacy default).
 cudaStream_t current_stream(int32_t device_index);

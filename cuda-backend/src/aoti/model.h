@@ -1,0 +1,70 @@
+// Loading an AOTInductor model .so from memory and driving its container API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/result.h>
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+namespace aoti {
+
+struct TensorObj;
+
+using AOTIError = int32_t;
+using ContainerHandle = void*;
+
+struct ContainerApi {
+  AOTIError (*create_with_device)(ContainerHandle*, size_t, const char*, const char*) = nullptr;
+  AOTIError (*destroy)(ContainerHandle) = nullptr;
+  AOTIError (*run)(ContainerHandle, TensorObj**, size_t, TensorObj**, size_t, void*,
+                   void*) = nullptr;
+  AOTIError (*num_inputs)(ContainerHandle, size_t*) = nullptr;
+  AOTIError (*num_outputs)(ContainerHandle, size_t*) = nullptr;
+  AOTIError (*num_constants)(ContainerHandle, size_t*) = nullptr;                // optional
+  AOTIError (*update_constants_from_blob)(ContainerHandle, const uint8_t*) = nullptr;  // optional
+};
+
+// One loaded model: the dlopen handle and one container.
+class LoadedModel {
+ public:
+  // Writes `so` to an anonymous memfd, dlopens it RTLD_LOCAL|RTLD_NOW (after
+  // making this library and libcudart global), creates a container on
+  // `device`, and loads `weights` (may be null when the model has none).
+  static runtime::Result<LoadedModel*> load(const void* so, size_t so_size,
+                                            const void* weights, size_t weights_size,
+                                            const char* device, const char* label);
+  ~LoadedModel();
+  LoadedModel(const LoadedModel&) = delete;
+  LoadedModel& operator=(const LoadedModel&) = delete;
+
+  const ContainerApi& api() const { return api_; }
+  ContainerHandle container() const { return container_; }
+  size_t num_inputs() const { return n_in_; }
+  size_t num_outputs() const { return n_out_; }
+  cudaStream_t own_stream() const { return stream_; }
+  int device_index() const { return device_index_; }
+  const std::string& label() const { return label_; }
+
+ private:
+  LoadedModel() = default;
+  void* dl_ = nullptr;
+  ContainerApi api_;
+  ContainerHandle container_ = nullptr;
+  size_t n_in_ = 0;
+  size_t n_out_ = 0;
+  cudaStream_t stream_ = nullptr;
+  int device_index_ = 0;
+  std::string label_;
+};
+
+} // namespace aoti
+} // namespace cuda
+} // namespace backends
+} // namespace executorch

@@ -1,0 +1,267 @@
+// The AOTInductor C shim, fallback-op half: matrix products on cuBLAS, and
+// clear failures for the fallbacks this backend does not implement yet
+// (convolution, the fused SDPA variants). Fallbacks run on the calling
+// thread's current stream (set by the model's stream guard).
+#include "shim_internal.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+#define AOTI_SHIM extern "C" __attribute__((visibility("default")))
+
+using executorch::backends::cuda::aoti::TensorObj;
+namespace shim = executorch::backends::cuda::aoti;
+
+typedef TensorObj* AtenTensorHandle;
+typedef int32_t AOTITorchError;
+static constexpr AOTITorchError kOk = 0;
+static constexpr AOTITorchError kFail = 1;
+
+namespace {
+
+void log_err(const char* fn, const char* msg) {
+  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
+}
+
+// cuBLAS handles are not safe to share between threads that use different
+// streams: one per thread, returned to a process-wide pool at thread exit
+// (never destroyed, so no teardown-order problems at process exit).
+std::mutex g_pool_mu;
+std::vector<cublasHandle_t>* g_pool = new std::vector<cublasHandle_t>();
+
+struct ThreadHandle {
+  cublasHandle_t h = nullptr;
+  ~ThreadHandle() {
+    if (h != nullptr) {
+      std::lock_guard<std::mutex> lk(g_pool_mu);
+      g_pool->push_back(h);
+    }
+  }
+};
+thread_local ThreadHandle tl_handle;
+
+cublasHandle_t get_handle() {
+  if (tl_handle.h == nullptr) {
+    {
+      std::lock_guard<std::mutex> lk(g_pool_mu);
+      if (!g_pool->empty()) {
+        tl_handle.h = g_pool->back();
+        g_pool->pop_back();
+      }
+    }
+    if (tl_handle.h == nullptr && cublasCreate(&tl_handle.h) != CUBLAS_STATUS_SUCCESS) {
+      tl_handle.h = nullptr;
+    }
+  }
+  return tl_handle.h;
+}
+
+bool cuda_type(int32_t dtype, cudaDataType_t* t) {
+  switch (dtype) {
+    case shim::kDtF32: *t = CUDA_R_32F; return true;
+    case shim::kDtF16: *t = CUDA_R_16F; return true;
+    case shim::kDtBF16: *t = CUDA_R_16BF; return true;
+    case shim::kDtF64: *t = CUDA_R_64F; return true;
+    default: return false;
+  }
+}
+
+// A row-major [rows, cols] matrix view with strides (s0, s1) expressed as a
+// cuBLAS column-major operand of its transpose: op N with ld s0 when rows are
+// contiguous, op T with ld s1 when columns are.
+bool operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1,
+             cublasOperation_t* op, int64_t* ld) {
+  if ((s1 == 1 || cols == 1) && (s0 >= cols || rows == 1)) {
+    *op = CUBLAS_OP_N;
+    *ld = std::max<int64_t>({s0, cols, 1});
+    return true;
+  }
+  if ((s0 == 1 || rows == 1) && (s1 >= rows || cols == 1)) {
+    *op = CUBLAS_OP_T;
+    *ld = std::max<int64_t>({s1, rows, 1});
+    return true;
+  }
+  return false;
+}
+
+// out[b] = alpha * A[b] @ B[b] + beta * out[b]; A [m,k], B [k,n], out [m,n]
+// (row-major views, batch strides sa/sb/sc in elements; batch 1 for mm).
+AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
+                    int64_t batch, int64_t m, int64_t n, int64_t k,
+                    const int64_t* as, const int64_t* bs, const int64_t* cs,
+                    int64_t sa, int64_t sb, int64_t sc, double alpha, double beta) {
+  if (a->dtype != b->dtype || a->dtype != out->dtype) {
+    log_err(fn, "mixed dtypes are not supported");
+    return kFail;
+  }
+  cudaDataType_t dt;
+  if (!cuda_type(a->dtype, &dt)) {
+    log_err(fn, "unsupported dtype (float32, float16, bfloat16, float64)");
+    return kFail;
+  }
+  if (m == 0 || n == 0) return kOk;
+  cublasOperation_t opa, opb, opc;
+  int64_t lda, ldb, ldc;
+  if (!operand(m, k, as[0], as[1], &opa, &lda) ||
+      !operand(k, n, bs[0], bs[1], &opb, &ldb) ||
+      !operand(m, n, cs[0], cs[1], &opc, &ldc) || opc != CUBLAS_OP_N) {
+    log_err(fn, "unsupported operand strides");
+    return kFail;
+  }
+  cublasHandle_t h = get_handle();
+  if (h == nullptr) {
+    log_err(fn, "cublasCreate failed");
+    return kFail;
+  }
+  cublasSetStream(h, shim::current_stream(out->device_index));
+  const bool f64 = dt == CUDA_R_64F;
+  const float fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
+  const void* pa = f64 ? static_cast<const void*>(&alpha) : &fa;
+  const void* pb = f64 ? static_cast<const void*>(&beta) : &fb;
+  cublasComputeType_t ct = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  // Row-major C = A B  <=>  column-major C^T = B^T A^T.
+  cublasStatus_t st;
+  if (k == 0) {
+    // Degenerate product: C = beta * C.
+    if (beta == 0.0) {
+      return cudaMemsetAsync(out->data(), 0,
+                             static_cast<size_t>(out->numel()) * out->elem_size(),
+                             shim::current_stream(out->device_index)) == cudaSuccess
+                 ? kOk
+                 : kFail;
+    }
+    log_err(fn, "k == 0 with beta != 0 is not supported");
+    return kFail;
+  }
+  if (batch == 1) {
+    st = cublasGemmEx(h, opb, opa, static_cast<int>(n), static_cast<int>(m),
+                      static_cast<int>(k), pa, b->data(), dt, static_cast<int>(ldb),
+                      a->data(), dt, static_cast<int>(lda), pb, out->data(), dt,
+                      static_cast<int>(ldc), ct, CUBLAS_GEMM_DEFAULT);
+  } else {
+    st = cublasGemmStridedBatchedEx(
+        h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), pa,
+        b->data(), dt, static_cast<int>(ldb), sb, a->data(), dt, static_cast<int>(lda),
+        sa, pb, out->data(), dt, static_cast<int>(ldc), sc, static_cast<int>(batch), ct,
+        CUBLAS_GEMM_DEFAULT);
+  }
+  if (st != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "[CudaBackend shim] %s: cuBLAS status %d\n", fn,
+                 static_cast<int>(st));
+    return kFail;
+  }
+  return kOk;
+}
+
+bool is_cuda_2d(const TensorObj* t) {
+  return t != nullptr && t->device_type == shim::kDevCuda && t->sizes.size() == 2;
+}
+
+} // namespace
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda_mm_out(AtenTensorHandle out, AtenTensorHandle self,
+                                                AtenTensorHandle mat2) {
+  if (!is_cuda_2d(out) || !is_cuda_2d(self) || !is_cuda_2d(mat2) ||
+      self->sizes[1] != mat2->sizes[0] || out->sizes[0] != self->sizes[0] ||
+      out->sizes[1] != mat2->sizes[1]) {
+    log_err(__func__, "expects CUDA matrices [m,k] x [k,n] -> [m,n]");
+    return kFail;
+  }
+  return gemm(__func__, out, self, mat2, 1, self->sizes[0], mat2->sizes[1], self->sizes[1],
+              self->strides.data(), mat2->strides.data(), out->strides.data(), 0, 0, 0,
+              1.0, 0.0);
+}
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda_bmm_out(AtenTensorHandle out, AtenTensorHandle self,
+                                                 AtenTensorHandle mat2) {
+  if (out == nullptr || self == nullptr || mat2 == nullptr || out->sizes.size() != 3 ||
+      self->sizes.size() != 3 || mat2->sizes.size() != 3 ||
+      self->sizes[0] != mat2->sizes[0] || out->sizes[0] != self->sizes[0] ||
+      self->sizes[2] != mat2->sizes[1] || out->sizes[1] != self->sizes[1] ||
+      out->sizes[2] != mat2->sizes[2]) {
+    log_err(__func__, "expects CUDA tensors [b,m,k] x [b,k,n] -> [b,m,n]");
+    return kFail;
+  }
+  return gemm(__func__, out, self, mat2, self->sizes[0], self->sizes[1], mat2->sizes[2],
+              self->sizes[2], self->strides.data() + 1, mat2->strides.data() + 1,
+              out->strides.data() + 1, self->strides[0], mat2->strides[0],
+              out->strides[0], 1.0, 0.0);
+}
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTensorHandle self,
+                                                   AtenTensorHandle mat1, AtenTensorHandle mat2,
+                                                   double beta, double alpha) {
+  if (!is_cuda_2d(out) || !is_cuda_2d(mat1) || !is_cuda_2d(mat2) || self == nullptr ||
+      mat1->sizes[1] != mat2->sizes[0] || out->sizes[0] != mat1->sizes[0] ||
+      out->sizes[1] != mat2->sizes[1] || self->dtype != out->dtype) {
+    log_err(__func__, "expects CUDA matrices [m,k] x [k,n] -> [m,n]");
+    return kFail;
+  }
+  const int64_t m = out->sizes[0], n = out->sizes[1];
+  if (beta != 0.0 && self != out) {
+    // Broadcast self ([n], [1,n], [m,1], [m,n] or a scalar) into out.
+    std::vector<int64_t> ss(2, 0);
+    const size_t nd = self->sizes.size();
+    for (size_t i = 0; i < nd && i < 2; ++i) {
+      const size_t od = 2 - nd + i;
+      ss[od] = self->sizes[i] == 1 ? 0 : self->strides[i];
+      if (self->sizes[i] != 1 && self->sizes[i] != out->sizes[od]) {
+        log_err(__func__, "self does not broadcast to the output");
+        return kFail;
+      }
+    }
+    cudaStream_t st = shim::current_stream(out->device_index);
+    const size_t es = out->elem_size();
+    // Zero strides are not expressible as copy pitches: copy row by row.
+    cudaError_t e = cudaSuccess;
+    for (int64_t r = 0; r < m && e == cudaSuccess; ++r) {
+      char* d = out->data() + r * out->strides[0] * static_cast<int64_t>(es);
+      const char* s = self->data() + r * ss[0] * static_cast<int64_t>(es);
+      int64_t sizes[1] = {n};
+      int64_t dstr[1] = {out->strides[1]};
+      int64_t sstr[1] = {ss[1]};
+      if (ss[1] == 0) {
+        for (int64_t c = 0; c < n && e == cudaSuccess; ++c) {
+          e = cudaMemcpyAsync(d + c * out->strides[1] * static_cast<int64_t>(es), s, es,
+                              cudaMemcpyDeviceToDevice, st);
+        }
+      } else {
+        e = shim::strided_copy(d, dstr, s, sstr, sizes, 1, es, st);
+      }
+    }
+    if (e != cudaSuccess) {
+      log_err(__func__, cudaGetErrorString(e));
+      return kFail;
+    }
+  }
+  return gemm(__func__, out, mat1, mat2, 1, m, n, mat1->sizes[1], mat1->strides.data(),
+              mat2->strides.data(), out->strides.data(), 0, 0, 0, alpha,
+              beta == 0.0 ? 0.0 : beta);
+}
+
+// Not implemented yet: fail loudly so the model's Run reports an error rather
+// than producing wrong numbers. The real signatures take many arguments; a
+// C variadic definition accepts any of them (x86-64 and aarch64 callers
+// pass register arguments the callee simply ignores).
+AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(...) {
+  log_err(__func__,
+          "convolution fallback is not implemented by this backend; export with "
+          "max_autotune_conv_backends=\"TRITON\" so Inductor generates it");
+  return kFail;
+}
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(...) {
+  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
+  return kFail;
+}
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(...) {
+  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
+  return kFail;
+}
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(...) {
+  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
+  return kFail;
+}
