@@ -1,0 +1,188 @@
+#include <executorch/extension/data_loader/mmap_data_loader.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <executorch/runtime/platform/log.h>
+
+using ::executorch::runtime::Error;
+using ::executorch::runtime::FreeableBuffer;
+using ::executorch::runtime::Result;
+
+namespace executorch {
+namespace extension {
+
+namespace {
+
+struct UnlockContext {
+  size_t page_size;
+};
+
+// Loaded ranges were mlocked page-wise; undo exactly that range. The mapping
+// itself stays until the loader goes away.
+void munlock_range(void* context, void* data, size_t size) {
+  const size_t page_size = reinterpret_cast<size_t>(context);
+  const uintptr_t start = reinterpret_cast<uintptr_t>(data) & ~(page_size - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data) + size;
+  ::munlock(reinterpret_cast<void*>(start), end - start);
+}
+
+} // namespace
+
+Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
+                                            MlockConfig mlock_config) {
+  if (file_name == nullptr) {
+    ET_LOG(Error, "MmapDataLoader: null file name");
+    return Error::InvalidArgument;
+  }
+  switch (mlock_config) {
+    case MlockConfig::NoMlock:
+    case MlockConfig::UseMlock:
+    case MlockConfig::UseMlockIgnoreErrors:
+    case MlockConfig::UseMadvise:
+      break;
+    default:
+      ET_LOG(Error, "MmapDataLoader: unknown MlockConfig %d for %s",
+             static_cast<int>(mlock_config), file_name);
+      return Error::InvalidArgument;
+  }
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const size_t page_size = page > 0 ? static_cast<size_t>(page) : 4096;
+
+  const int fd = ::open(file_name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    ET_LOG(Error, "Failed to open %s: %s", file_name, std::strerror(errno));
+    return Error::AccessFailed;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    ET_LOG(Error, "Failed to stat %s: %s", file_name, std::strerror(errno));
+    ::close(fd);
+    return Error::AccessFailed;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ET_LOG(Error, "%s is not a regular file", file_name);
+    ::close(fd);
+    return Error::InvalidArgument;
+  }
+  const size_t file_size = static_cast<size_t>(st.st_size);
+  void* mapping = nullptr;
+  size_t mapping_size = 0;
+  if (file_size > 0) {
+    // One read-only private mapping of the whole file; every load points
+    // into it, so nothing is copied.
+    mapping_size = (file_size + page_size - 1) & ~(page_size - 1);
+    void* m = ::mmap(nullptr, mapping_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      ET_LOG(Error, "Failed to mmap %s (%zu bytes): %s", file_name, file_size,
+             std::strerror(errno));
+      ::close(fd);
+      return Error::AccessFailed;
+    }
+    mapping = m;
+  }
+  char* name_copy = ::strdup(file_name);
+  if (name_copy == nullptr) {
+    if (mapping != nullptr) {
+      ::munmap(mapping, mapping_size);
+    }
+    ::close(fd);
+    return Error::MemoryAllocationFailed;
+  }
+  return MmapDataLoader(fd, file_size, mapping, mapping_size, name_copy,
+                        page_size, mlock_config);
+}
+
+MmapDataLoader::MmapDataLoader(MmapDataLoader&& rhs) noexcept
+    : file_name_(rhs.file_name_), file_size_(rhs.file_size_),
+      mapping_(rhs.mapping_), mapping_size_(rhs.mapping_size_),
+      page_size_(rhs.page_size_), fd_(rhs.fd_), mlock_config_(rhs.mlock_config_) {
+  rhs.file_name_ = nullptr;
+  rhs.file_size_ = 0;
+  rhs.mapping_ = nullptr;
+  rhs.mapping_size_ = 0;
+  rhs.fd_ = -1;
+}
+
+MmapDataLoader::~MmapDataLoader() {
+  if (mapping_ != nullptr) {
+    ::munmap(mapping_, mapping_size_);
+  }
+  std::free(const_cast<char*>(file_name_));
+  if (fd_ >= 0) {
+    ::close(fd_);
+  }
+}
+
+Result<size_t> MmapDataLoader::size() const {
+  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
+                           "MmapDataLoader used after being moved from");
+  return file_size_;
+}
+
+Result<FreeableBuffer> MmapDataLoader::load(
+    size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const {
+  (void)segment_info;
+  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
+                           "MmapDataLoader used after being moved from");
+  ET_CHECK_OR_RETURN_ERROR(
+      offset <= file_size_ && size <= file_size_ - offset, InvalidArgument,
+      "Range [%zu, +%zu) is outside %s (%zu bytes)", offset, size, file_name_,
+      file_size_);
+  if (size == 0) {
+    return FreeableBuffer(nullptr, 0, /*free_fn=*/nullptr);
+  }
+  uint8_t* data = static_cast<uint8_t*>(mapping_) + offset;
+  const uintptr_t page_start = reinterpret_cast<uintptr_t>(data) & ~(page_size_ - 1);
+  const size_t span = reinterpret_cast<uintptr_t>(data) + size - page_start;
+
+  switch (mlock_config_) {
+    case MlockConfig::UseMlock:
+    case MlockConfig::UseMlockIgnoreErrors:
+      if (::mlock(reinterpret_cast<void*>(page_start), span) != 0) {
+        if (mlock_config_ == MlockConfig::UseMlock) {
+          ET_LOG(Error, "mlock of [%zu, +%zu) in %s failed: %s", offset, size,
+                 file_name_, std::strerror(errno));
+          return Error::NotSupported;
+        }
+        // Locking is an optimization here; run unlocked.
+        return FreeableBuffer(data, size, /*free_fn=*/nullptr);
+      }
+      return FreeableBuffer(data, size, munlock_range,
+                            reinterpret_cast<void*>(page_size_));
+    case MlockConfig::UseMadvise:
+      (void)::madvise(reinterpret_cast<void*>(page_start), span, MADV_WILLNEED);
+      return FreeableBuffer(data, size, /*free_fn=*/nullptr);
+    case MlockConfig::NoMlock:
+    default:
+      return FreeableBuffer(data, size, /*free_fn=*/nullptr);
+  }
+}
+
+Error MmapDataLoader::load_into(size_t offset, size_t size,
+                                const SegmentInfo& segment_info,
+                                void* buffer) const {
+  (void)segment_info;
+  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
+                           "MmapDataLoader used after being moved from");
+  ET_CHECK_OR_RETURN_ERROR(
+      offset <= file_size_ && size <= file_size_ - offset, InvalidArgument,
+      "Range [%zu, +%zu) is outside %s (%zu bytes)", offset, size, file_name_,
+      file_size_);
+  if (size == 0) {
+    return Error::Ok;
+  }
+  ET_CHECK_OR_RETURN_ERROR(buffer != nullptr, InvalidArgument,
+                           "load_into %s: null destination buffer", file_name_);
+  std::memcpy(buffer, static_cast<const uint8_t*>(mapping_) + offset, size);
+  return Error::Ok;
+}
+
+} // namespace extension
+} // namespace executorch
