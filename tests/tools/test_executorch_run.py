@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Runs the built executorch-run the way a user would; one case per call.
+
+Environment (set by tests/tools/meson.build): EXECUTORCH_RUN (the tool),
+EXECUTORCH_DEMO_PTE (the demo program in the build tree), CONFORMANCE_DIR.
+"""
+
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+TOOL = os.environ["EXECUTORCH_RUN"]
+CONF = os.environ["CONFORMANCE_DIR"]
+ADD = os.path.join(CONF, "add.pte")
+LINEAR = os.path.join(CONF, "linear_constant_buffer.pte")
+ERROR_LINE = re.compile(r"^executorch-run: error: Error::[A-Za-z]+: .+$")
+
+
+class Failed(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failed(msg)
+
+
+def run(*args, env=None):
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    p = subprocess.run([TOOL, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=full_env, timeout=60)
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    print(f"$ executorch-run {' '.join(args)}\n-> rc={p.returncode}")
+    if out:
+        print("stdout:\n" + out)
+    if err:
+        print("stderr:\n" + err)
+    return p.returncode, out, err
+
+
+def ok(*args, env=None):
+    rc, out, err = run(*args, env=env)
+    check(rc == 0, f"exit status {rc}, expected 0")
+    return out
+
+
+def ok_json(*args, env=None):
+    out = ok(*args, "--json", env=env)
+    # Exactly what `python3 -m json.tool` accepts.
+    p = subprocess.run([sys.executable, "-m", "json.tool"], input=out.encode(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(p.returncode == 0, "json.tool rejected the output: " + p.stderr.decode())
+    check(out.count("\n") == 1, "--json must print one line")
+    return json.loads(out)
+
+
+def fails(*args, env=None, contains=(), code=None, error=None):
+    rc, out, err = run(*args, env=env)
+    check(rc != 0, "expected a failure, got exit status 0")
+    check(0 < rc < 128, f"exit status {rc}: killed by a signal or out of range")
+    lines = err.splitlines()
+    check(len(lines) == 1, f"expected exactly one stderr line, got {len(lines)}")
+    check(ERROR_LINE.match(lines[0]), "stderr line is not "
+          "'executorch-run: error: Error::<Name>: <message>'")
+    if error is not None:
+        check(lines[0].startswith(f"executorch-run: error: Error::{error}:"),
+              f"expected Error::{error}")
+    for c in contains:
+        check(c in lines[0], f"error line should mention {c!r}")
+    if code is not None:
+        check(rc == code, f"exit status {rc}, expected {code}")
+    return lines[0]
+
+
+def values_of(out, index=0):
+    """The values printed for output `index` in text mode."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f"output {index}:"):
+            vals = lines[i + 1].strip().strip("[]")
+            return [v.strip() for v in vals.split(",")]
+    raise Failed(f"no 'output {index}:' line")
+
+
+def close(a, b, tol=1e-6):
+    return abs(float(a) - float(b)) <= tol * max(1.0, abs(float(b)))
+
+
+# --- cases ------------------------------------------------------------------
+
+def case_help():
+    out = ok("--help")
+    for opt in ("--ptd", "--method", "--input", "--iterations", "--json",
+                "--info", "--backends", "--no-plugins", "--version"):
+        check(opt in out, f"--help should mention {opt}")
+
+
+def case_version():
+    out = ok("--version")
+    check(re.match(r"^executorch-run \d+\.\d+", out), "bad --version output")
+
+
+def case_add():
+    out = ok(ADD, "--input", "3.5", "--input", "-1.25")
+    check("2.25" in out, "3.5 + -1.25 should print 2.25")
+    check(values_of(out) == ["2.25"], "output 0 should be [2.25]")
+    check("Float" in out and "[1]" in out, "dtype and shape should be printed")
+    check(re.search(r"timing: .*min .* us, median .* us", out), "no timing line")
+
+
+def case_add_json():
+    j = ok_json(ADD, "--input", "3.5", "--input=-1.25")
+    check(j["method"] == "forward", "method")
+    check(len(j["outputs"]) == 1, "one output")
+    o = j["outputs"][0]
+    check(o["dtype"] == "Float", "dtype")
+    check(o["shape"] == [1], "shape")
+    check(o["values"] == [2.25], "values")
+    t = j["timing_us"]
+    check(t["iterations"] == 1 and t["min"] >= 0 and t["median"] >= t["min"],
+          "timing_us")
+
+
+def case_add_iterations():
+    j = ok_json(ADD, "--input", "1", "--input", "1", "--iterations", "7")
+    check(j["outputs"][0]["values"] == [2.0], "1 + 1 should be 2")
+    check(j["timing_us"]["iterations"] == 7, "iterations")
+    check(j["timing_us"]["min"] <= j["timing_us"]["median"], "min <= median")
+
+
+def case_single_input_all():
+    j = ok_json(ADD, "--input", "2")
+    check(j["outputs"][0]["values"] == [4.0], "a single --input applies to all")
+    j = ok_json(ADD)
+    check(j["outputs"][0]["values"] == [2.0], "the default input is ones")
+    j = ok_json(ADD, "--input", "zeros")
+    check(j["outputs"][0]["values"] == [0.0], "zeros")
+
+
+def case_random_input():
+    a = ok_json(ADD, "--input", "random:3")
+    b = ok_json(ADD, "--input", "random:3")
+    c = ok_json(ADD, "--input", "random")
+    check(a["outputs"][0]["values"] == b["outputs"][0]["values"],
+          "the same seed must give the same data")
+    v = a["outputs"][0]["values"][0]
+    check(0.0 <= v < 2.0, "random floats are in [0, 1)")
+    check(len(c["outputs"][0]["values"]) == 1, "random without a seed")
+
+
+def case_file_input():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "x.bin")
+        with open(f, "wb") as fh:
+            fh.write(struct.pack("<f", 1.5))
+        j = ok_json(ADD, "--input", "@" + f, "--input", "2")
+        check(j["outputs"][0]["values"] == [3.5], "@FILE input")
+
+
+def case_file_input_size():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "x.bin")
+        with open(f, "wb") as fh:
+            fh.write(struct.pack("<ff", 1.5, 2.5))
+        fails(ADD, "--input", "@" + f, contains=(f, "bytes"))
+        fails(ADD, "--input", "@" + os.path.join(d, "missing.bin"),
+              contains=("missing.bin",))
+
+
+def case_missing_file():
+    fails("/nonexistent/model.pte", contains=("/nonexistent/model.pte",),
+          error="AccessFailed")
+
+
+def case_not_a_pte():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "random.pte")
+        with open(f, "wb") as fh:
+            fh.write(os.urandom(4096))
+        fails(f, contains=(f,))
+        fails("--info", f, contains=(f,))
+
+
+def case_empty_file():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "empty.pte")
+        open(f, "wb").close()
+        fails(f, contains=(f,))
+
+
+def case_directory():
+    with tempfile.TemporaryDirectory() as d:
+        fails(d, contains=(d,))
+
+
+def case_wrong_input_count():
+    fails(ADD, "--input", "1", "--input", "2", "--input", "3",
+          contains=("3", "2 input"), error="InvalidArgument")
+
+
+def case_unknown_method():
+    fails(ADD, "--method", "nope", contains=("nope",))
+
+
+def case_list_length_mismatch():
+    fails(ADD, "--input", "1,2,3", contains=("3 value",), error="InvalidArgument")
+
+
+def case_bad_spec():
+    fails(ADD, "--input", "banana", contains=("banana",), error="InvalidArgument")
+
+
+def case_bad_iterations():
+    fails(ADD, "--iterations", "0", contains=("--iterations",))
+
+
+def case_unknown_option():
+    fails(ADD, "--frobnicate", contains=("frobnicate",))
+
+
+def case_missing_ptd():
+    fails(ADD, "--ptd", "/nonexistent/weights.ptd",
+          contains=("/nonexistent/weights.ptd",))
+
+
+def case_info():
+    out = ok("--info", ADD)
+    for s in ("forward", "aten::add.out", "input 0: Tensor Float [1]",
+              "input 1: Tensor Float [1]", "output 0: Tensor Float [1]",
+              "delegates: 0"):
+        check(s in out, f"--info should show {s!r}")
+    out = ok("--info", LINEAR)
+    check("aten::mul.out" in out and "[2, 2]" in out, "--info on the linear program")
+
+
+def case_info_demo():
+    out = ok("--info")
+    for s in ("forward", "aten::mul.out", "aten::add.out", "Float [2, 2]"):
+        check(s in out, f"--info on the demo should show {s!r}")
+
+
+def case_backends():
+    out = ok("--backends")
+    check(out.strip() != "", "--backends prints something")
+    for line in out.splitlines():
+        check(line == "no backends registered" or
+              re.match(r"^\S+\s+(available|not available)$", line),
+              f"unexpected --backends line {line!r}")
+    ok("--backends", "--no-plugins")
+    fails("--backends", ADD)
+
+
+def case_backends_json():
+    j = ok_json("--backends")
+    check(isinstance(j["backends"], list), "backends list")
+    for b in j["backends"]:
+        check(isinstance(b["name"], str) and isinstance(b["available"], bool),
+              "backend entries")
+
+
+def case_demo():
+    out = ok()
+    check(values_of(out) == ["3", "3", "3", "3"], "demo: ones * 2 + ones = 3")
+    check("Float [2, 2]" in out, "demo output dtype and shape")
+    out = ok("--input", "1,2,3,4", "--input", "0.5,0.5,0.5,0.5")
+    check(values_of(out) == ["2.5", "4.5", "6.5", "8.5"], "demo: x * 2 + y")
+
+
+def case_demo_json():
+    j = ok_json("--input", "1,2,3,4", "--input", "zeros", "--iterations", "3")
+    check(j["outputs"][0]["shape"] == [2, 2], "demo shape")
+    check(j["outputs"][0]["values"] == [2.0, 4.0, 6.0, 8.0], "demo values")
+    check(j["timing_us"]["iterations"] == 3, "iterations")
+
+
+def case_demo_missing():
+    fails(env={"EXECUTORCH_DEMO_PTE": "/nonexistent/demo.pte"},
+          contains=("/nonexistent/demo.pte",), error="AccessFailed")
+
+
+def case_linear_constant_buffer():
+    j = ok_json(LINEAR, "--input", "1,2,3,4")
+    check(j["outputs"][0]["shape"] == [2, 2], "shape")
+    check(j["outputs"][0]["values"] == [5.0, 8.0, 11.0, 14.0], "3x + 2")
+
+
+def main():
+    if len(sys.argv) != 2 or not hasattr(sys.modules[__name__], "case_" + sys.argv[1]):
+        print("usage: test_executorch_run.py CASE", file=sys.stderr)
+        return 2
+    try:
+        getattr(sys.modules[__name__], "case_" + sys.argv[1])()
+    except Failed as e:
+        print(f"FAIL: {e}")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
