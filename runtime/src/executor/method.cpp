@@ -1,0 +1,206 @@
+// The Method API: inputs, outputs, execute, attributes.
+#include <executorch/runtime/executor/method.h>
+
+#include <cstring>
+
+#include <executorch/runtime/platform/assert.h>
+#include <executorch/runtime/platform/log.h>
+
+#include "executor/method_state.h"
+#include "executor/program_validation.h"
+
+namespace executorch {
+namespace runtime {
+
+namespace fb = executorch_flatbuffer;
+using ::executorch::aten::Tensor;
+using internal::MethodState;
+
+namespace {
+
+const fb::Tensor* fb_tensor(const MethodState* ms, int32_t value_index) {
+  const auto* ev = ms->plan->values()->Get(uint32_t(value_index));
+  return ev->val_type() == fb::KernelTypes::Tensor ? ev->val_as_Tensor() : nullptr;
+}
+
+Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t idx) {
+  Tensor& dst = ms->values[vi].toTensor();
+  ET_CHECK_OR_RETURN_ERROR(src.scalar_type() == dst.scalar_type(), InvalidArgument,
+                           "Input %zu: dtype %d, expected %d", idx,
+                           int(src.scalar_type()), int(dst.scalar_type()));
+  ET_CHECK_OR_RETURN_ERROR(src.dim() == dst.dim(), InvalidArgument,
+                           "Input %zu: rank %zd, expected %zd", idx, ssize_t(src.dim()),
+                           ssize_t(dst.dim()));
+  const Error resized = dst.unsafeGetTensorImpl()->internal_resize_contiguous(src.sizes());
+  ET_CHECK_OK_OR_RETURN_ERROR(resized, "Input %zu: sizes do not match the method", idx);
+  const fb::Tensor* ft = fb_tensor(ms, vi);
+  if (ft->allocation_info() != nullptr) {
+    // Planned input: copy into the planned buffer.
+    ET_CHECK_OR_RETURN_ERROR(src.nbytes() == dst.nbytes(), InvalidArgument,
+                             "Input %zu: %zu bytes, expected %zu", idx, src.nbytes(),
+                             dst.nbytes());
+    if (src.const_data_ptr() != dst.const_data_ptr() && src.nbytes() > 0) {
+      ET_CHECK_OR_RETURN_ERROR(src.const_data_ptr() != nullptr, InvalidArgument,
+                               "Input %zu has no data", idx);
+      std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+    }
+  } else {
+    ET_CHECK_OR_RETURN_ERROR(ft->data_buffer_idx() == 0 && !internal::is_external(ft),
+                             InvalidState, "Input %zu is a constant", idx);
+    // Unplanned input: alias the caller's data.
+    dst.unsafeGetTensorImpl()->set_data(src.mutable_data_ptr());
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
+Method::Method(Method&& rhs) noexcept : state_(rhs.state_) { rhs.state_ = nullptr; }
+
+Method::~Method() {
+  if (state_ != nullptr) {
+    // The memory belongs to the caller's allocator; only release resources.
+    state_->~MethodState();
+  }
+}
+
+Error Method::set_input(const EValue& input, size_t input_idx) {
+  ET_CHECK_OR_RETURN_ERROR(input_idx < inputs_size(), InvalidArgument,
+                           "Input index %zu out of range (%zu inputs)", input_idx,
+                           inputs_size());
+  const int32_t vi = state_->plan->inputs()->Get(uint32_t(input_idx));
+  EValue& target = state_->values[vi];
+  ET_CHECK_OR_RETURN_ERROR(input.tag == target.tag, InvalidArgument,
+                           "Input %zu: tag %u, expected %u", input_idx,
+                           unsigned(input.tag), unsigned(target.tag));
+  switch (target.tag) {
+    case Tag::Tensor:
+      return set_tensor_input(state_, vi, input.toTensor(), input_idx);
+    // Scalars are baked into the program: they must equal the traced value.
+    case Tag::Int:
+      ET_CHECK_OR_RETURN_ERROR(input.toInt() == target.toInt(), InvalidArgument,
+                               "Input %zu: Int %lld differs from traced %lld", input_idx,
+                               (long long)input.toInt(), (long long)target.toInt());
+      return Error::Ok;
+    case Tag::Double:
+      ET_CHECK_OR_RETURN_ERROR(input.toDouble() == target.toDouble(), InvalidArgument,
+                               "Input %zu: Double differs from the traced value",
+                               input_idx);
+      return Error::Ok;
+    case Tag::Bool:
+      ET_CHECK_OR_RETURN_ERROR(input.toBool() == target.toBool(), InvalidArgument,
+                               "Input %zu: Bool differs from the traced value", input_idx);
+      return Error::Ok;
+    case Tag::None:
+      return Error::Ok;
+    default:
+      ET_LOG(Error, "Input %zu: setting inputs of tag %u is not supported", input_idx,
+             unsigned(target.tag));
+      return Error::NotSupported;
+  }
+}
+
+Error Method::set_inputs(const ::executorch::aten::ArrayRef<EValue>& inputs) {
+  ET_CHECK_OR_RETURN_ERROR(inputs.size() == inputs_size(), InvalidArgument,
+                           "%zu inputs given, method takes %zu", inputs.size(),
+                           inputs_size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    ET_CHECK_OK_OR_RETURN_ERROR(set_input(inputs[i], i));
+  }
+  return Error::Ok;
+}
+
+Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) {
+  ET_CHECK_OR_RETURN_ERROR(output_idx < outputs_size(), InvalidArgument,
+                           "Output index %zu out of range (%zu outputs)", output_idx,
+                           outputs_size());
+  const int32_t vi = state_->plan->outputs()->Get(uint32_t(output_idx));
+  const fb::Tensor* ft = fb_tensor(state_, vi);
+  ET_CHECK_OR_RETURN_ERROR(ft != nullptr, InvalidArgument, "Output %zu is not a tensor",
+                           output_idx);
+  ET_CHECK_OR_RETURN_ERROR(ft->allocation_info() == nullptr && ft->data_buffer_idx() == 0 &&
+                               !internal::is_external(ft),
+                           InvalidState, "Output %zu is memory-planned or constant",
+                           output_idx);
+  Tensor& t = state_->values[vi].toTensor();
+  ET_CHECK_OR_RETURN_ERROR(buffer != nullptr && size >= t.nbytes(), InvalidArgument,
+                           "Output %zu needs %zu bytes, got %zu", output_idx, t.nbytes(),
+                           size);
+  t.unsafeGetTensorImpl()->set_data(buffer);
+  return Error::Ok;
+}
+
+Error Method::execute() { return internal::execute_method(state_); }
+
+Error Method::get_outputs(EValue* output_evalues, size_t length) {
+  ET_CHECK_OR_RETURN_ERROR(output_evalues != nullptr && length >= outputs_size(),
+                           InvalidArgument, "Room for %zu outputs, need %zu", length,
+                           outputs_size());
+  for (size_t i = 0; i < outputs_size(); ++i) {
+    output_evalues[i] = get_output(i);
+  }
+  return Error::Ok;
+}
+
+Error Method::get_inputs(EValue* input_evalues, size_t length) {
+  ET_CHECK_OR_RETURN_ERROR(input_evalues != nullptr && length >= inputs_size(),
+                           InvalidArgument, "Room for %zu inputs, need %zu", length,
+                           inputs_size());
+  for (size_t i = 0; i < inputs_size(); ++i) {
+    input_evalues[i] = state_->values[state_->plan->inputs()->Get(uint32_t(i))];
+  }
+  return Error::Ok;
+}
+
+const EValue& Method::get_output(size_t i) const {
+  ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
+  return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
+}
+
+const EValue& Method::get_input(size_t i) const {
+  ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
+  return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
+}
+
+EValue& Method::mutable_input(size_t i) {
+  ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
+  return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
+}
+
+EValue& Method::mutable_output(size_t i) {
+  ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
+  return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
+}
+
+size_t Method::inputs_size() const {
+  const auto* v = state_->plan->inputs();
+  return v == nullptr ? 0 : v->size();
+}
+
+size_t Method::outputs_size() const {
+  const auto* v = state_->plan->outputs();
+  return v == nullptr ? 0 : v->size();
+}
+
+MethodMeta Method::method_meta() const { return MethodMeta(state_->plan); }
+
+Result<Tensor> Method::get_attribute(std::string_view name) {
+  for (size_t i = 0; i < state_->n_values; ++i) {
+    const fb::Tensor* ft = fb_tensor(state_, int32_t(i));
+    if (ft == nullptr || ft->extra_tensor_info() == nullptr ||
+        ft->extra_tensor_info()->fully_qualified_name() == nullptr) {
+      continue;
+    }
+    const auto* fqn = ft->extra_tensor_info()->fully_qualified_name();
+    if (name == std::string_view(fqn->c_str(), fqn->size())) {
+      return state_->values[i].toTensor();
+    }
+  }
+  ET_LOG(Error, "No attribute named '%.*s'", int(name.size()), name.data());
+  return Error::NotFound;
+}
+
+EventTracer* Method::get_event_tracer() { return state_->tracer; }
+
+} // namespace runtime
+} // namespace executorch

@@ -1,0 +1,128 @@
+// Runs a method's instructions: kernels, delegates, moves, conditional
+// jumps and frees, under a global instruction cap.
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/platform/log.h>
+
+#include "executor/method_state.h"
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = executorch_flatbuffer;
+using ::executorch::aten::ScalarType;
+
+namespace {
+
+// Upstream's cap on instructions per run; a jump loop stops here.
+constexpr size_t kMaxInstructionsPerRun = 10000000;
+
+// A Bool value, or a Bool tensor whose elements are all true.
+Result<bool> condition_value(const EValue& v) {
+  if (v.isBool()) {
+    return v.toBool();
+  }
+  if (v.isTensor()) {
+    const auto& t = v.toTensor();
+    ET_CHECK_OR_RETURN_ERROR(t.scalar_type() == ScalarType::Bool, InvalidProgram,
+                             "JumpFalse condition tensor has dtype %d, not Bool",
+                             int(t.scalar_type()));
+    const bool* data = t.const_data_ptr<bool>();
+    ET_CHECK_OR_RETURN_ERROR(data != nullptr || t.numel() == 0, InvalidState,
+                             "JumpFalse condition tensor has no data");
+    for (ssize_t i = 0; i < t.numel(); ++i) {
+      if (!data[i]) return false;
+    }
+    return true;
+  }
+  ET_LOG(Error, "JumpFalse condition is neither a Bool nor a Bool tensor (tag %u)",
+         unsigned(v.tag));
+  return Error::InvalidProgram;
+}
+
+Error run_chain(MethodState* ms, size_t c, size_t* executed) {
+  const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
+  const size_t n = instrs == nullptr ? 0 : instrs->size();
+  const char* method_name = ms->plan->name()->c_str();
+  size_t pc = 0;
+  while (pc < n) {
+    if (++*executed > kMaxInstructionsPerRun) {
+      ET_LOG(Error, "Method '%s' hit the instruction limit of %zu", method_name,
+             kMaxInstructionsPerRun);
+      return Error::InvalidState;
+    }
+    const fb::Instruction* in = instrs->Get(uint32_t(pc));
+    InstructionSlot& slot = ms->instructions[ms->chain_start[c] + pc];
+    size_t next = pc + 1;
+    switch (in->instr_args_type()) {
+      case fb::InstructionArguments::KernelCall: {
+        KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
+        slot.op(ctx, slot.args);
+        if (ctx.failure_state() != Error::Ok) {
+          ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc,
+                 method_name, unsigned(ctx.failure_state()));
+          return ctx.failure_state();
+        }
+        break;
+      }
+      case fb::InstructionArguments::DelegateCall: {
+        const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
+        DelegateSlot& d = ms->delegates[idx];
+        BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(),
+                                    method_name);
+        const Error e = d.backend->execute(ctx, d.handle, slot.args);
+        if (e != Error::Ok) {
+          ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x",
+                 int(idx), pc, method_name, unsigned(e));
+          return e;
+        }
+        break;
+      }
+      case fb::InstructionArguments::MoveCall: {
+        const auto* m = in->instr_args_as_MoveCall();
+        ms->values[m->move_to()] = ms->values[m->move_from()];
+        break;
+      }
+      case fb::InstructionArguments::JumpFalseCall: {
+        const auto* j = in->instr_args_as_JumpFalseCall();
+        auto cond = condition_value(ms->values[j->cond_value_index()]);
+        ET_CHECK_OK_OR_RETURN_ERROR(cond.error());
+        if (!*cond) {
+          next = size_t(j->destination_instruction());
+        }
+        break;
+      }
+      case fb::InstructionArguments::FreeCall: {
+        EValue& v = ms->values[in->instr_args_as_FreeCall()->value_index()];
+        ET_CHECK_OR_RETURN_ERROR(v.isTensor(), InvalidProgram,
+                                 "FreeCall at instruction %zu on a non-tensor", pc);
+        v.toTensor().unsafeGetTensorImpl()->set_data(nullptr);
+        break;
+      }
+      default:
+        ET_LOG(Error, "Unknown instruction type %d", int(in->instr_args_type()));
+        return Error::InvalidProgram;
+    }
+    pc = next;
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
+Error execute_method(MethodState* ms) {
+  size_t executed = 0;
+  Error err = Error::Ok;
+  for (size_t c = 0; c < ms->n_chains && err == Error::Ok; ++c) {
+    err = run_chain(ms, c, &executed);
+  }
+  // Scratch memory lives for one run only.
+  if (ms->memory->temp_allocator() != nullptr) {
+    ms->memory->temp_allocator()->reset();
+  }
+  return err;
+}
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

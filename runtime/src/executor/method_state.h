@@ -1,0 +1,83 @@
+// Everything a loaded Method owns. It lives in the caller's method
+// allocator; ~MethodState releases delegates and loaded external data.
+#pragma once
+
+#include <cstddef>
+
+#include <executorch/runtime/backend/backend_options_map.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/event_tracer.h>
+#include <executorch/runtime/core/freeable_buffer.h>
+#include <executorch/runtime/executor/memory_manager.h>
+#include <executorch/runtime/kernel/operator_registry.h>
+
+#include "executor/merged_named_data.h"
+#include "program_generated.h"
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+struct ProgramState;
+
+struct DelegateSlot {
+  BackendInterface* backend = nullptr;
+  DelegateHandle* handle = nullptr;
+  FreeableBuffer processed;
+  CompileSpec* specs = nullptr;
+};
+
+// A KernelCall or DelegateCall with its arguments resolved to EValue*.
+struct InstructionSlot {
+  OpFunction op = nullptr;
+  Span<EValue*> args;
+};
+
+struct MethodState {
+  MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
+              MemoryManager* m, EventTracer* t, const NamedDataMap* external,
+              const NamedDataMap* program_named)
+      : program(p), plan(pl), memory(m), tracer(t),
+        named_data(external, program_named) {}
+  ~MethodState();
+  MethodState(const MethodState&) = delete;
+  MethodState& operator=(const MethodState&) = delete;
+
+  const ProgramState* program;
+  const executorch_flatbuffer::ExecutionPlan* plan;
+  MemoryManager* memory;
+  EventTracer* tracer;
+  MergedNamedDataMap named_data;
+
+  EValue* values = nullptr;
+  size_t n_values = 0;
+  // Instructions of all chains back to back; chain c starts at chain_start[c].
+  InstructionSlot* instructions = nullptr;
+  size_t n_instructions = 0;
+  size_t* chain_start = nullptr;
+  size_t n_chains = 0;
+  DelegateSlot* delegates = nullptr;
+  size_t n_delegates_initialized = 0;
+  // External tensor data kept alive while the method lives.
+  FreeableBuffer* external_data = nullptr;
+  size_t n_external_data = 0;
+};
+
+// Builds a MethodState in memory->method_allocator(). On failure everything
+// acquired so far is released.
+Result<MethodState*> load_method_state(const ProgramState* program,
+                                       const executorch_flatbuffer::ExecutionPlan* plan,
+                                       MemoryManager* memory, EventTracer* tracer,
+                                       const NamedDataMap* named_data_map,
+                                       const LoadBackendOptionsMap* backend_options,
+                                       Span<const Kernel> kernel_registry);
+
+// Fills values[]; tensors get their data (planned, constant, external).
+Error parse_values(MethodState* ms);
+
+Error execute_method(MethodState* ms);
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

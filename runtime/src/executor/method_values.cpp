@@ -1,0 +1,277 @@
+// Turns the plan's EValues into runtime EValues, all in the method
+// allocator: tensors with copied sizes and dim orders, lists boxed over the
+// values they name.
+#include <cstring>
+#include <new>
+
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/core/portable_type/tensor_impl.h>
+#include <executorch/runtime/platform/log.h>
+
+#include "executor/method_state.h"
+#include "executor/program_state.h"
+#include "executor/program_validation.h"
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = executorch_flatbuffer;
+using ::executorch::aten::ScalarType;
+using ::executorch::aten::Tensor;
+using ::executorch::aten::TensorImpl;
+
+namespace {
+
+#define ET_ALLOC_OR_FAIL(ptr, what)                                        \
+  do {                                                                     \
+    if ((ptr) == nullptr) {                                                \
+      ET_LOG(Error, "Method allocator is out of memory for %s", what);     \
+      return Error::MemoryAllocationFailed;                                \
+    }                                                                      \
+  } while (0)
+
+// Where a tensor's bytes live; sets impl's data pointer.
+Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
+                          size_t nbytes, uint32_t vi) {
+  if (const auto* a = t->allocation_info()) {
+    HierarchicalAllocator* planned = ms->memory->planned_memory();
+    ET_CHECK_OR_RETURN_ERROR(planned != nullptr, InvalidArgument,
+                             "Value %u is memory-planned but no planned memory was "
+                             "given", vi);
+    // memory_id is 1-based in the file; the caller's buffer 0 is mem_id 1.
+    auto addr = planned->get_offset_address(a->memory_id() - 1, planned_offset(a), nbytes);
+    ET_CHECK_OK_OR_RETURN_ERROR(addr.error(),
+                                "Value %u: planned buffer %u too small or missing", vi,
+                                a->memory_id());
+    impl->set_data(*addr);
+    if (is_external(t)) {
+      const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
+      const Error e = ms->named_data.load_data_into(fqn, *addr, nbytes);
+      ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
+    } else if (t->data_buffer_idx() > 0) {
+      // Initial value of a mutable buffer.
+      const ProgramState* ps = ms->program;
+      const auto* sub = ps->fb->mutable_data_segments()->Get(0);
+      const auto* seg = ps->fb->segments()->Get(sub->segment_index());
+      const uint64_t off = sub->offsets()->Get(t->data_buffer_idx());
+      auto data = ps->loader->load(
+          ps->segment_base_offset + seg->offset() + off, nbytes,
+          DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Mutable,
+                                  sub->segment_index()));
+      ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load mutable data of value %u",
+                                  vi);
+      ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidProgram,
+                               "Short read of mutable data for value %u", vi);
+      if (nbytes > 0) {
+        std::memcpy(*addr, data->data(), nbytes);
+      }
+    }
+    return Error::Ok;
+  }
+  if (is_external(t)) {
+    const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
+    ET_CHECK_OR_RETURN_ERROR(!ms->named_data.empty(), NotFound,
+                             "External tensor '%s' but no named data map", fqn);
+    auto layout = ms->named_data.get_tensor_layout(fqn);
+    if (layout.ok()) {
+      ET_CHECK_OR_RETURN_ERROR(
+          layout->scalar_type() == impl->scalar_type() && layout->nbytes() == nbytes,
+          InvalidExternalData,
+          "External tensor '%s': layout (dtype %d, %zu bytes) does not match the "
+          "program (dtype %d, %zu bytes)", fqn, int(layout->scalar_type()),
+          layout->nbytes(), int(impl->scalar_type()), nbytes);
+    } else if (layout.error() != Error::NotSupported) {
+      ET_LOG(Error, "External tensor '%s' not found in the named data", fqn);
+      return layout.error();
+    }
+    auto data = ms->named_data.get_data(fqn);
+    ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load external tensor '%s'", fqn);
+    ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidExternalData,
+                             "External tensor '%s' holds %zu bytes, needs %zu", fqn,
+                             data->size(), nbytes);
+    impl->set_data(const_cast<void*>(data->data()));
+    FreeableBuffer* slot = &ms->external_data[ms->n_external_data++];
+    new (slot) FreeableBuffer(std::move(*data));
+    return Error::Ok;
+  }
+  if (t->data_buffer_idx() > 0) {
+    const ProgramState* ps = ms->program;
+    const void* data = nullptr;
+    if (ps->uses_constant_segment) {
+      const uint64_t off = ps->fb->constant_segment()->offsets()->Get(t->data_buffer_idx());
+      data = static_cast<const uint8_t*>(ps->constant_segment_data.data()) + off;
+    } else {
+      data = ps->fb->constant_buffer()->Get(t->data_buffer_idx())->storage()->data();
+    }
+    // Constants point straight into the program's bytes: no copies.
+    impl->set_data(const_cast<void*>(data));
+  }
+  return Error::Ok;
+}
+
+Error parse_tensor(MethodState* ms, const fb::Tensor* t, uint32_t vi, EValue* out) {
+  MemoryAllocator* alloc = ms->memory->method_allocator();
+  auto nbytes = tensor_nbytes(t);
+  ET_CHECK_OK_OR_RETURN_ERROR(nbytes.error());
+  const size_t rank = t->sizes() == nullptr ? 0 : t->sizes()->size();
+  // Copies, because dynamic tensors are resized in place.
+  auto* sizes = alloc->allocateList<TensorImpl::SizesType>(rank == 0 ? 1 : rank);
+  auto* dim_order = alloc->allocateList<TensorImpl::DimOrderType>(rank == 0 ? 1 : rank);
+  auto* strides = alloc->allocateList<TensorImpl::StridesType>(rank == 0 ? 1 : rank);
+  auto* impl = alloc->allocateInstance<TensorImpl>();
+  ET_ALLOC_OR_FAIL(sizes, "tensor sizes");
+  ET_ALLOC_OR_FAIL(dim_order, "tensor dim order");
+  ET_ALLOC_OR_FAIL(strides, "tensor strides");
+  ET_ALLOC_OR_FAIL(impl, "a TensorImpl");
+  for (uint32_t i = 0; i < rank; ++i) {
+    sizes[i] = t->sizes()->Get(i);
+    dim_order[i] = t->dim_order() != nullptr ? t->dim_order()->Get(i) : uint8_t(i);
+  }
+  auto device = etensor::DeviceType::CPU;
+  etensor::DeviceIndex device_index = 0;
+  if (const auto* info = t->extra_tensor_info()) {
+    device = static_cast<etensor::DeviceType>(info->device_type());
+    device_index = info->device_index();
+  }
+  new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), ssize_t(rank),
+                        sizes, nullptr, dim_order, strides,
+                        static_cast<TensorShapeDynamism>(t->shape_dynamism()), device,
+                        device_index);
+  ET_CHECK_OK_OR_RETURN_ERROR(resolve_tensor_data(ms, t, impl, *nbytes, vi));
+  new (out) EValue(Tensor(impl));
+  return Error::Ok;
+}
+
+template <typename T>
+Error box_list(MethodState* ms, const flatbuffers::Vector<T>* items, EValue*** wrapped) {
+  MemoryAllocator* alloc = ms->memory->method_allocator();
+  const size_t n = items->size();
+  *wrapped = alloc->allocateList<EValue*>(n == 0 ? 1 : n);
+  ET_ALLOC_OR_FAIL(*wrapped, "a boxed list");
+  for (uint32_t i = 0; i < n; ++i) {
+    const int64_t idx = static_cast<int64_t>(items->Get(i));
+    (*wrapped)[i] = idx < 0 ? nullptr : &ms->values[idx];
+  }
+  return Error::Ok;
+}
+
+Error parse_value(MethodState* ms, uint32_t vi) {
+  MemoryAllocator* alloc = ms->memory->method_allocator();
+  const fb::EValue* ev = ms->plan->values()->Get(vi);
+  EValue* out = &ms->values[vi];
+  switch (ev->val_type()) {
+    case fb::KernelTypes::NONE:
+    case fb::KernelTypes::Null:
+      break;
+    case fb::KernelTypes::Int:
+      *out = EValue(static_cast<int64_t>(ev->val_as_Int()->int_val()));
+      break;
+    case fb::KernelTypes::Bool:
+      *out = EValue(static_cast<bool>(ev->val_as_Bool()->bool_val()));
+      break;
+    case fb::KernelTypes::Double:
+      *out = EValue(static_cast<double>(ev->val_as_Double()->double_val()));
+      break;
+    case fb::KernelTypes::String: {
+      const auto* s = ev->val_as_String()->string_val();
+      *out = EValue(s->c_str(), s->size());
+      break;
+    }
+    case fb::KernelTypes::Tensor:
+      return parse_tensor(ms, ev->val_as_Tensor(), vi, out);
+    case fb::KernelTypes::IntList: {
+      const auto* items = ev->val_as_IntList()->items();
+      EValue** wrapped = nullptr;
+      ET_CHECK_OK_OR_RETURN_ERROR(box_list(ms, items, &wrapped));
+      auto* unwrapped = alloc->allocateList<int64_t>(items->size() == 0 ? 1 : items->size());
+      ET_ALLOC_OR_FAIL(unwrapped, "an IntList");
+      *out = EValue(BoxedEvalueList<int64_t>(wrapped, unwrapped, int(items->size())));
+      break;
+    }
+    case fb::KernelTypes::DoubleList: {
+      const auto* items = ev->val_as_DoubleList()->items();
+      *out = EValue(ArrayRef<double>(items->data(), items->size()));
+      break;
+    }
+    case fb::KernelTypes::BoolList: {
+      // Copied: FlatBuffers bools are bytes that may hold values other than 0/1.
+      const auto* items = ev->val_as_BoolList()->items();
+      bool* copy = alloc->allocateList<bool>(items->size() == 0 ? 1 : items->size());
+      ET_ALLOC_OR_FAIL(copy, "a BoolList");
+      for (uint32_t i = 0; i < items->size(); ++i) {
+        copy[i] = items->Get(i) != 0;
+      }
+      *out = EValue(ArrayRef<bool>(copy, items->size()));
+      break;
+    }
+    case fb::KernelTypes::TensorList: {
+      const auto* items = ev->val_as_TensorList()->items();
+      EValue** wrapped = nullptr;
+      ET_CHECK_OK_OR_RETURN_ERROR(box_list(ms, items, &wrapped));
+      auto* unwrapped = alloc->allocateList<Tensor>(items->size() == 0 ? 1 : items->size());
+      ET_ALLOC_OR_FAIL(unwrapped, "a TensorList");
+      for (uint32_t i = 0; i < items->size(); ++i) {
+        new (&unwrapped[i]) Tensor(nullptr);
+      }
+      *out = EValue(BoxedEvalueList<Tensor>(wrapped, unwrapped, int(items->size())));
+      break;
+    }
+    case fb::KernelTypes::OptionalTensorList: {
+      const auto* items = ev->val_as_OptionalTensorList()->items();
+      EValue** wrapped = nullptr;
+      ET_CHECK_OK_OR_RETURN_ERROR(box_list(ms, items, &wrapped));
+      using Opt = std::optional<Tensor>;
+      auto* unwrapped = alloc->allocateList<Opt>(items->size() == 0 ? 1 : items->size());
+      ET_ALLOC_OR_FAIL(unwrapped, "an OptionalTensorList");
+      for (uint32_t i = 0; i < items->size(); ++i) {
+        new (&unwrapped[i]) Opt();
+      }
+      *out = EValue(BoxedEvalueList<Opt>(wrapped, unwrapped, int(items->size())));
+      break;
+    }
+    default:
+      ET_LOG(Error, "Value %u has unknown type %d", vi, int(ev->val_type()));
+      return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+size_t count_external_tensors(const fb::ExecutionPlan* plan) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < plan->values()->size(); ++i) {
+    const auto* ev = plan->values()->Get(i);
+    if (ev->val_type() == fb::KernelTypes::Tensor &&
+        is_external(ev->val_as_Tensor()) &&
+        ev->val_as_Tensor()->allocation_info() == nullptr) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+} // namespace
+
+Error parse_values(MethodState* ms) {
+  MemoryAllocator* alloc = ms->memory->method_allocator();
+  const size_t n = ms->plan->values() == nullptr ? 0 : ms->plan->values()->size();
+  ms->values = alloc->allocateList<EValue>(n == 0 ? 1 : n);
+  ET_ALLOC_OR_FAIL(ms->values, "the method's values");
+  for (size_t i = 0; i < n; ++i) {
+    new (&ms->values[i]) EValue();
+  }
+  ms->n_values = n;
+  const size_t n_ext = n == 0 ? 0 : count_external_tensors(ms->plan);
+  if (n_ext > 0) {
+    ms->external_data = alloc->allocateList<FreeableBuffer>(n_ext);
+    ET_ALLOC_OR_FAIL(ms->external_data, "external tensor handles");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    ET_CHECK_OK_OR_RETURN_ERROR(parse_value(ms, i));
+  }
+  return Error::Ok;
+}
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

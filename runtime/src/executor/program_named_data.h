@@ -1,0 +1,30 @@
+// Program.named_data as a NamedDataMap: keys name whole segments.
+#pragma once
+
+#include <executorch/runtime/core/named_data_map.h>
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+struct ProgramState;
+
+class ProgramNamedDataMap final : public NamedDataMap {
+ public:
+  explicit ProgramNamedDataMap(const ProgramState* state) : state_(state) {}
+  Result<const TensorLayout> get_tensor_layout(std::string_view key) const override;
+  Result<FreeableBuffer> get_data(std::string_view key) const override;
+  Error load_data_into(std::string_view key, void* buffer,
+                       size_t size) const override;
+  Result<uint32_t> get_num_keys() const override;
+  Result<const char*> get_key(uint32_t index) const override;
+
+ private:
+  // Index into Program.named_data, or -1.
+  int64_t find(std::string_view key) const;
+  const ProgramState* state_;
+};
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

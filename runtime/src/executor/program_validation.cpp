@@ -1,0 +1,419 @@
+#include "executor/program_validation.h"
+
+#include <cstdint>
+
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/core/portable_type/tensor_impl.h>
+#include <executorch/runtime/platform/log.h>
+
+#include "executor/program_state.h"
+#include "executor/pte_header.h"
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = executorch_flatbuffer;
+using ::executorch::aten::ScalarType;
+
+#define ET_VALIDATE(cond, ...)              \
+  do {                                      \
+    if (!(cond)) {                          \
+      ET_LOG(Error, __VA_ARGS__);           \
+      return Error::InvalidProgram;         \
+    }                                       \
+  } while (0)
+
+template <typename V>
+static size_t vsize(const V* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
+Result<size_t> tensor_nbytes(const fb::Tensor* t) {
+  const auto st = static_cast<ScalarType>(t->scalar_type());
+  const size_t elem = isValid(st) ? elementSizeOrZero(st) : 0;
+  if (elem == 0) {
+    ET_LOG(Error, "Tensor has invalid scalar type %d", int(t->scalar_type()));
+    return Error::InvalidProgram;
+  }
+  const auto* sizes = t->sizes();
+  const size_t rank = vsize(sizes);
+  if (rank > size_t(::executorch::aten::TensorImpl::kMaxDim)) {
+    ET_LOG(Error, "Tensor rank %zu exceeds the maximum %d", rank,
+           int(::executorch::aten::TensorImpl::kMaxDim));
+    return Error::InvalidProgram;
+  }
+  uint64_t n = elem;
+  for (size_t i = 0; i < rank; ++i) {
+    const int32_t s = sizes->Get(static_cast<uint32_t>(i));
+    if (s < 0) {
+      ET_LOG(Error, "Tensor has negative size %d at dim %zu", s, i);
+      return Error::InvalidProgram;
+    }
+    // Keep numel within ssize_t and bytes within size_t (2^62 is plenty).
+    if (s != 0 && n > (uint64_t(1) << 62) / uint64_t(s)) {
+      ET_LOG(Error, "Tensor byte size overflows");
+      return Error::InvalidProgram;
+    }
+    n *= uint64_t(s);
+  }
+  return static_cast<size_t>(n);
+}
+
+namespace {
+
+bool is_kernel_type(fb::KernelTypes ty, fb::KernelTypes want) {
+  return ty == want;
+}
+
+struct PlanChecker {
+  const ProgramState& st;
+  const fb::Program* prog;
+  const fb::ExecutionPlan* plan;
+  size_t n_values;
+
+  bool value_is(int32_t idx, fb::KernelTypes want) const {
+    return idx >= 0 && size_t(idx) < n_values &&
+           is_kernel_type(plan->values()->Get(uint32_t(idx))->val_type(), want);
+  }
+
+  Error check_index_list(const flatbuffers::Vector<int32_t>* v, const char* what) const {
+    for (uint32_t i = 0; i < vsize(v); ++i) {
+      const int32_t idx = v->Get(i);
+      ET_VALIDATE(idx >= 0 && size_t(idx) < n_values,
+                  "%s[%u] = %d is not a value index (%zu values)", what, i, idx,
+                  n_values);
+    }
+    return Error::Ok;
+  }
+
+  Error check_tensor(const fb::Tensor* t, uint32_t vi) const {
+    auto nbytes_r = tensor_nbytes(t);
+    if (!nbytes_r.ok()) {
+      ET_LOG(Error, "... in value %u", vi);
+      return nbytes_r.error();
+    }
+    const size_t nbytes = *nbytes_r;
+    const size_t rank = vsize(t->sizes());
+    const auto* dim_order = t->dim_order();
+    ET_VALIDATE(dim_order == nullptr || dim_order->size() == rank,
+                "Tensor value %u: dim_order has %zu entries for rank %zu", vi,
+                vsize(dim_order), rank);
+    if (dim_order != nullptr) {
+      uint32_t seen = 0;
+      for (uint32_t i = 0; i < rank; ++i) {
+        const uint8_t d = dim_order->Get(i);
+        ET_VALIDATE(d < rank && !(seen & (1u << d)),
+                    "Tensor value %u: dim_order is not a permutation", vi);
+        seen |= 1u << d;
+      }
+    }
+    const auto dyn = t->shape_dynamism();
+    ET_VALIDATE(dyn >= fb::TensorShapeDynamism::MIN &&
+                    dyn <= fb::TensorShapeDynamism::MAX,
+                "Tensor value %u: unknown shape dynamism %d", vi, int(dyn));
+    const auto* info = t->extra_tensor_info();
+    if (info != nullptr) {
+      ET_VALIDATE(info->location() >= fb::TensorDataLocation::MIN &&
+                      info->location() <= fb::TensorDataLocation::MAX,
+                  "Tensor value %u: unknown data location %d", vi,
+                  int(info->location()));
+      ET_VALIDATE(info->device_type() >= fb::DeviceType::MIN &&
+                      info->device_type() <= fb::DeviceType::MAX,
+                  "Tensor value %u: unknown device type %d", vi,
+                  int(info->device_type()));
+    }
+    const uint32_t dbi = t->data_buffer_idx();
+    if (const auto* alloc = t->allocation_info()) {
+      const auto* bufs = plan->non_const_buffer_sizes();
+      const uint32_t mem_id = alloc->memory_id();
+      ET_VALIDATE(mem_id >= 1 && mem_id < vsize(bufs),
+                  "Tensor value %u: memory_id %u has no planned buffer (%zu sizes)",
+                  vi, mem_id, vsize(bufs));
+      const int64_t cap = bufs->Get(mem_id);
+      ET_VALIDATE(range_fits(planned_offset(alloc), nbytes, uint64_t(cap)),
+                  "Tensor value %u: planned range [%llu, +%zu) outside buffer %u "
+                  "of %lld bytes",
+                  vi, (unsigned long long)planned_offset(alloc), nbytes, mem_id,
+                  (long long)cap);
+      if (dbi > 0 && !is_external(t)) {
+        // Initial value from the mutable data segment.
+        const auto* mds = prog->mutable_data_segments();
+        ET_VALIDATE(vsize(mds) > 0 && vsize(mds->Get(0)->offsets()) > dbi,
+                    "Tensor value %u: mutable data index %u out of range", vi, dbi);
+        const auto* sub = mds->Get(0);
+        const auto* seg = prog->segments()->Get(sub->segment_index());
+        ET_VALIDATE(range_fits(sub->offsets()->Get(dbi), nbytes, seg->size()),
+                    "Tensor value %u: mutable data [%llu, +%zu) outside segment %u",
+                    vi, (unsigned long long)sub->offsets()->Get(dbi), nbytes,
+                    sub->segment_index());
+      }
+    } else if (is_external(t)) {
+      ET_VALIDATE(info->fully_qualified_name() != nullptr,
+                  "Tensor value %u is external but has no fully_qualified_name", vi);
+    } else if (dbi > 0) {
+      if (st.uses_constant_segment) {
+        const auto* cs = prog->constant_segment();
+        ET_VALIDATE(dbi < vsize(cs->offsets()),
+                    "Tensor value %u: constant index %u out of range (%zu offsets)",
+                    vi, dbi, vsize(cs->offsets()));
+        const uint64_t seg_size = prog->segments()->Get(cs->segment_index())->size();
+        ET_VALIDATE(range_fits(cs->offsets()->Get(dbi), nbytes, seg_size),
+                    "Tensor value %u: constant [%llu, +%zu) outside the constant "
+                    "segment of %llu bytes",
+                    vi, (unsigned long long)cs->offsets()->Get(dbi), nbytes,
+                    (unsigned long long)seg_size);
+      } else {
+        const auto* cb = prog->constant_buffer();
+        ET_VALIDATE(dbi < vsize(cb), "Tensor value %u: constant buffer %u out of "
+                    "range (%zu buffers)", vi, dbi, vsize(cb));
+        ET_VALIDATE(vsize(cb->Get(dbi)->storage()) >= nbytes,
+                    "Tensor value %u: constant buffer %u holds %zu bytes, needs %zu",
+                    vi, dbi, vsize(cb->Get(dbi)->storage()), nbytes);
+      }
+    }
+    return Error::Ok;
+  }
+
+  Error check_value(uint32_t vi) const {
+    const fb::EValue* ev = plan->values()->Get(vi);
+    const fb::KernelTypes ty = ev->val_type();
+    ET_VALIDATE(ty >= fb::KernelTypes::MIN && ty <= fb::KernelTypes::MAX,
+                "Value %u has unknown type %d", vi, int(ty));
+    ET_VALIDATE(ty == fb::KernelTypes::NONE || ev->val() != nullptr,
+                "Value %u of type %d has no payload", vi, int(ty));
+    switch (ty) {
+      case fb::KernelTypes::Tensor:
+        return check_tensor(ev->val_as_Tensor(), vi);
+      case fb::KernelTypes::String:
+        ET_VALIDATE(ev->val_as_String()->string_val() != nullptr,
+                    "String value %u has no string", vi);
+        break;
+      case fb::KernelTypes::IntList: {
+        const auto* items = ev->val_as_IntList()->items();
+        ET_VALIDATE(items != nullptr, "IntList value %u has no items", vi);
+        for (uint32_t i = 0; i < items->size(); ++i) {
+          const int64_t idx = items->Get(i);
+          // Items are indices of Int values.
+          ET_VALIDATE(idx >= 0 && idx < int64_t(n_values) &&
+                          value_is(int32_t(idx), fb::KernelTypes::Int),
+                      "IntList value %u item %u = %lld is not an Int value index",
+                      vi, i, (long long)idx);
+        }
+        break;
+      }
+      case fb::KernelTypes::DoubleList:
+        ET_VALIDATE(ev->val_as_DoubleList()->items() != nullptr,
+                    "DoubleList value %u has no items", vi);
+        break;
+      case fb::KernelTypes::BoolList:
+        ET_VALIDATE(ev->val_as_BoolList()->items() != nullptr,
+                    "BoolList value %u has no items", vi);
+        break;
+      case fb::KernelTypes::TensorList: {
+        const auto* items = ev->val_as_TensorList()->items();
+        ET_VALIDATE(items != nullptr, "TensorList value %u has no items", vi);
+        for (uint32_t i = 0; i < items->size(); ++i) {
+          ET_VALIDATE(value_is(items->Get(i), fb::KernelTypes::Tensor),
+                      "TensorList value %u item %u = %d is not a Tensor value",
+                      vi, i, items->Get(i));
+        }
+        break;
+      }
+      case fb::KernelTypes::OptionalTensorList: {
+        const auto* items = ev->val_as_OptionalTensorList()->items();
+        ET_VALIDATE(items != nullptr, "OptionalTensorList value %u has no items", vi);
+        for (uint32_t i = 0; i < items->size(); ++i) {
+          const int32_t idx = items->Get(i);
+          ET_VALIDATE(idx == -1 || value_is(idx, fb::KernelTypes::Tensor) ||
+                          value_is(idx, fb::KernelTypes::Null),
+                      "OptionalTensorList value %u item %u = %d is not a Tensor "
+                      "value or -1", vi, i, idx);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return Error::Ok;
+  }
+
+  Error check_instruction(const fb::Instruction* in, size_t n_instr, uint32_t ii) const {
+    const auto ty = in->instr_args_type();
+    ET_VALIDATE(ty > fb::InstructionArguments::NONE &&
+                    ty <= fb::InstructionArguments::MAX && in->instr_args() != nullptr,
+                "Instruction %u has unknown or missing arguments (type %d)", ii,
+                int(ty));
+    switch (ty) {
+      case fb::InstructionArguments::KernelCall: {
+        const auto* k = in->instr_args_as_KernelCall();
+        ET_VALIDATE(k->op_index() >= 0 && size_t(k->op_index()) < vsize(plan->operators()),
+                    "Instruction %u: op_index %d out of range (%zu operators)", ii,
+                    k->op_index(), vsize(plan->operators()));
+        return check_index_list(k->args(), "KernelCall args");
+      }
+      case fb::InstructionArguments::DelegateCall: {
+        const auto* d = in->instr_args_as_DelegateCall();
+        ET_VALIDATE(d->delegate_index() >= 0 &&
+                        size_t(d->delegate_index()) < vsize(plan->delegates()),
+                    "Instruction %u: delegate_index %d out of range (%zu delegates)",
+                    ii, d->delegate_index(), vsize(plan->delegates()));
+        return check_index_list(d->args(), "DelegateCall args");
+      }
+      case fb::InstructionArguments::MoveCall: {
+        const auto* m = in->instr_args_as_MoveCall();
+        ET_VALIDATE(m->move_from() >= 0 && size_t(m->move_from()) < n_values &&
+                        m->move_to() >= 0 && size_t(m->move_to()) < n_values,
+                    "Instruction %u: move %d -> %d out of range", ii, m->move_from(),
+                    m->move_to());
+        break;
+      }
+      case fb::InstructionArguments::JumpFalseCall: {
+        const auto* j = in->instr_args_as_JumpFalseCall();
+        ET_VALIDATE(j->cond_value_index() >= 0 && size_t(j->cond_value_index()) < n_values,
+                    "Instruction %u: condition value %d out of range", ii,
+                    j->cond_value_index());
+        ET_VALIDATE(j->destination_instruction() >= 0 &&
+                        size_t(j->destination_instruction()) < n_instr,
+                    "Instruction %u: jump destination %d out of range (%zu "
+                    "instructions)", ii, j->destination_instruction(), n_instr);
+        break;
+      }
+      case fb::InstructionArguments::FreeCall: {
+        const auto* f = in->instr_args_as_FreeCall();
+        ET_VALIDATE(f->value_index() >= 0 && size_t(f->value_index()) < n_values,
+                    "Instruction %u: free of value %d out of range", ii,
+                    f->value_index());
+        break;
+      }
+      default:
+        break;
+    }
+    return Error::Ok;
+  }
+
+  Error check() const {
+    ET_VALIDATE(plan->name() != nullptr, "Execution plan without a name");
+    ET_VALIDATE(n_values <= kMaxValuesPerMethod, "Method '%s' has %zu values (limit %zu)",
+                plan->name()->c_str(), n_values, kMaxValuesPerMethod);
+    for (uint32_t i = 0; i < vsize(plan->non_const_buffer_sizes()); ++i) {
+      ET_VALIDATE(plan->non_const_buffer_sizes()->Get(i) >= 0,
+                  "Method '%s': planned buffer %u has negative size",
+                  plan->name()->c_str(), i);
+    }
+    for (uint32_t i = 0; i < n_values; ++i) {
+      ET_CHECK_OK_OR_RETURN_ERROR(check_value(i));
+    }
+    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->inputs(), "inputs"));
+    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->outputs(), "outputs"));
+    for (uint32_t i = 0; i < vsize(plan->operators()); ++i) {
+      const auto* op = plan->operators()->Get(i);
+      ET_VALIDATE(op->name() != nullptr &&
+                      op->name()->size() + vsize(op->overload()) + 2 <=
+                          kMaxOperatorNameLength,
+                  "Operator %u has no name or a name longer than %zu", i,
+                  kMaxOperatorNameLength);
+    }
+    for (uint32_t i = 0; i < vsize(plan->delegates()); ++i) {
+      const auto* d = plan->delegates()->Get(i);
+      ET_VALIDATE(d->id() != nullptr && d->processed() != nullptr,
+                  "Delegate %u has no id or no processed data", i);
+      const auto loc = d->processed()->location();
+      const uint32_t idx = d->processed()->index();
+      if (loc == fb::DataLocation::INLINE) {
+        ET_VALIDATE(idx < vsize(prog->backend_delegate_data()) &&
+                        prog->backend_delegate_data()->Get(idx)->data() != nullptr,
+                    "Delegate %u: inline data %u out of range", i, idx);
+      } else if (loc == fb::DataLocation::SEGMENT) {
+        ET_VALIDATE(idx < vsize(prog->segments()),
+                    "Delegate %u: segment %u out of range (%zu segments)", i, idx,
+                    vsize(prog->segments()));
+      } else {
+        ET_VALIDATE(false, "Delegate %u: unknown data location %d", i, int(loc));
+      }
+      for (uint32_t c = 0; c < vsize(d->compile_specs()); ++c) {
+        ET_VALIDATE(d->compile_specs()->Get(c)->key() != nullptr,
+                    "Delegate %u: compile spec %u has no key", i, c);
+      }
+    }
+    size_t total_instr = 0;
+    for (uint32_t c = 0; c < vsize(plan->chains()); ++c) {
+      const auto* chain = plan->chains()->Get(c);
+      ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(chain->inputs(), "chain inputs"));
+      ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(chain->outputs(), "chain outputs"));
+      const size_t n = vsize(chain->instructions());
+      total_instr += n;
+      ET_VALIDATE(total_instr <= kMaxInstructionsPerMethod,
+                  "Method '%s' has too many instructions", plan->name()->c_str());
+      for (uint32_t i = 0; i < n; ++i) {
+        ET_CHECK_OK_OR_RETURN_ERROR(
+            check_instruction(chain->instructions()->Get(i), n, i));
+      }
+    }
+    return Error::Ok;
+  }
+};
+
+Error check_subsegments(const fb::SubsegmentOffsets* sub, const fb::Program* prog,
+                        const char* what) {
+  ET_VALIDATE(sub->segment_index() < vsize(prog->segments()),
+              "%s: segment %u out of range (%zu segments)", what,
+              sub->segment_index(), vsize(prog->segments()));
+  const uint64_t seg_size = prog->segments()->Get(sub->segment_index())->size();
+  for (uint32_t i = 0; i < vsize(sub->offsets()); ++i) {
+    ET_VALIDATE(sub->offsets()->Get(i) <= seg_size,
+                "%s: offset %u = %llu beyond segment of %llu bytes", what, i,
+                (unsigned long long)sub->offsets()->Get(i),
+                (unsigned long long)seg_size);
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
+Error validate_program(const ProgramState& st) {
+  const fb::Program* prog = st.fb;
+  const auto* plans = prog->execution_plan();
+  ET_VALIDATE(plans != nullptr, "Program has no execution plans");
+  ET_VALIDATE(plans->size() <= kMaxMethods, "Program has %u methods (limit %zu)",
+              plans->size(), kMaxMethods);
+  // Segments must lie inside the segment data of the file.
+  const size_t n_segments = vsize(prog->segments());
+  ET_VALIDATE(n_segments == 0 || st.has_segments,
+              "Program lists %zu segments but has no extended header", n_segments);
+  for (uint32_t i = 0; i < n_segments; ++i) {
+    const auto* seg = prog->segments()->Get(i);
+    ET_VALIDATE(range_fits(seg->offset(), seg->size(), st.segment_data_size),
+                "Segment %u [%llu, +%llu) outside segment data of %llu bytes", i,
+                (unsigned long long)seg->offset(), (unsigned long long)seg->size(),
+                (unsigned long long)st.segment_data_size);
+  }
+  if (prog->constant_segment() != nullptr && vsize(prog->constant_segment()->offsets()) > 0) {
+    ET_CHECK_OK_OR_RETURN_ERROR(
+        check_subsegments(prog->constant_segment(), prog, "constant_segment"));
+  }
+  for (uint32_t i = 0; i < vsize(prog->mutable_data_segments()); ++i) {
+    ET_CHECK_OK_OR_RETURN_ERROR(check_subsegments(
+        prog->mutable_data_segments()->Get(i), prog, "mutable_data_segments"));
+  }
+  for (uint32_t i = 0; i < vsize(prog->named_data()); ++i) {
+    const auto* nd = prog->named_data()->Get(i);
+    ET_VALIDATE(nd->key() != nullptr && nd->segment_index() < n_segments,
+                "named_data %u has no key or segment %u out of range", i,
+                nd->segment_index());
+  }
+  for (uint32_t i = 0; i < vsize(prog->backend_delegate_data()); ++i) {
+    ET_VALIDATE(prog->backend_delegate_data()->Get(i)->data() != nullptr,
+                "backend_delegate_data %u has no data", i);
+  }
+  for (uint32_t p = 0; p < plans->size(); ++p) {
+    const auto* plan = plans->Get(p);
+    PlanChecker c{st, prog, plan, vsize(plan->values())};
+    ET_CHECK_OK_OR_RETURN_ERROR(c.check());
+  }
+  return Error::Ok;
+}
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch
