@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Sanitizer stage: the runtime, kernels, tools and cuda suites under
+# AddressSanitizer + UndefinedBehaviorSanitizer (g++, build-asan), then the
+# concurrency test under ThreadSanitizer (build-tsan). Prints its time.
+# The packaging and consumer suites are left out: they test installed
+# artifacts, not sanitized code.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+jobs=${JOBS:-2}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+# Suites that exist in this build (meson test fails on an unknown suite).
+suites_of() {
+  meson test -C "$1" --no-rebuild --list 2>/dev/null | awk '{print $1}' | tr '+' '\n' | sed 's/^.*://' | sort -u
+}
+
+echo "== ASan+UBSan build (build-asan)"
+if [ -f build-asan/build.ninja ]; then
+  meson setup --reconfigure build-asan -Db_sanitize=address,undefined \
+    -Db_lundef=false -Dwerror=true >/dev/null
+else
+  meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dwerror=true >/dev/null
+fi
+ninja -C build-asan -j"$jobs"
+args=()
+available=$(suites_of build-asan)
+for s in runtime kernels tools cuda; do
+  if grep -qx "$s" <<<"$available"; then args+=(--suite "$s"); fi
+done
+if [ ${#args[@]} -gt 0 ]; then
+  meson test -C build-asan --print-errorlogs --num-processes "$jobs" "${args[@]}"
+else
+  echo "no runtime/kernels/tools/cuda tests in build-asan"
+fi
+echo "== ASan+UBSan done at $(( $(date +%s) - start ))s"
+
+echo "== TSan build (build-tsan): concurrency test"
+if [ -f build-tsan/build.ninja ]; then
+  meson setup --reconfigure build-tsan -Db_sanitize=thread -Db_lundef=false \
+    -Dwerror=true -Dcuda=disabled >/dev/null
+else
+  meson setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true \
+    -Dcuda=disabled >/dev/null
+fi
+if ninja -C build-tsan -t targets all | grep -q '^tests/runtime/concurrency/concurrency_test:'; then
+  ninja -C build-tsan -j"$jobs" tests/runtime/concurrency/concurrency_test
+  meson test -C build-tsan --no-rebuild --print-errorlogs concurrency
+else
+  echo "concurrency test not configured (no executor yet)"
+fi
+echo "== sanitizers.sh total $(( $(date +%s) - start ))s"
