@@ -1,0 +1,663 @@
+#include <executorch/extension/module/module.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+#include <executorch/extension/data_loader/file_data_loader.h>
+#include <executorch/extension/data_loader/mmap_data_loader.h>
+#include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
+#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/platform/log.h>
+
+namespace executorch {
+namespace extension {
+namespace ET_MODULE_NAMESPACE {
+
+using ::executorch::ET_RUNTIME_NAMESPACE::Kernel;
+using ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap;
+using ::executorch::ET_RUNTIME_NAMESPACE::MemoryManager;
+using ::executorch::runtime::BackendOption;
+using ::executorch::runtime::DataLoader;
+using ::executorch::runtime::EventTracer;
+using ::executorch::runtime::FreeableBuffer;
+using ::executorch::runtime::HierarchicalAllocator;
+using ::executorch::runtime::MemoryAllocator;
+using ::executorch::runtime::NamedDataMap;
+using ::executorch::runtime::Span;
+using ::executorch::runtime::TensorLayout;
+
+namespace {
+
+// Looks a key up in several .ptd maps in order; the first holder wins.
+class ChainedDataMap final : public NamedDataMap {
+ public:
+  explicit ChainedDataMap(std::vector<const NamedDataMap*> maps)
+      : maps_(std::move(maps)) {}
+
+  Result<const TensorLayout> get_tensor_layout(std::string_view key) const override {
+    const NamedDataMap* m = owner(key);
+    if (m == nullptr) {
+      return Error::NotFound;
+    }
+    return m->get_tensor_layout(key);
+  }
+  Result<FreeableBuffer> get_data(std::string_view key) const override {
+    const NamedDataMap* m = owner(key);
+    if (m == nullptr) {
+      return Error::NotFound;
+    }
+    return m->get_data(key);
+  }
+  Error load_data_into(std::string_view key, void* buffer, size_t size) const override {
+    const NamedDataMap* m = owner(key);
+    if (m == nullptr) {
+      return Error::NotFound;
+    }
+    return m->load_data_into(key, buffer, size);
+  }
+  Result<uint32_t> get_num_keys() const override {
+    uint32_t total = 0;
+    for (const NamedDataMap* m : maps_) {
+      auto n = m->get_num_keys();
+      if (!n.ok()) {
+        return n.error();
+      }
+      total += *n;
+    }
+    return total;
+  }
+  Result<const char*> get_key(uint32_t index) const override {
+    for (const NamedDataMap* m : maps_) {
+      auto n = m->get_num_keys();
+      if (!n.ok()) {
+        return n.error();
+      }
+      if (index < *n) {
+        return m->get_key(index);
+      }
+      index -= *n;
+    }
+    return Error::InvalidArgument;
+  }
+
+ private:
+  const NamedDataMap* owner(std::string_view key) const {
+    for (const NamedDataMap* m : maps_) {
+      if (m->get_tensor_layout(key).ok()) {
+        return m;
+      }
+      // Blobs have data but no layout.
+      if (m->get_tensor_layout(key).error() == Error::NotSupported) {
+        return m;
+      }
+    }
+    return nullptr;
+  }
+  std::vector<const NamedDataMap*> maps_;
+};
+
+// Planned arena memory: cache-line aligned, zeroed so first runs are
+// deterministic.
+struct AlignedBlock {
+  void* ptr = nullptr;
+  size_t size = 0;
+  AlignedBlock() = default;
+  AlignedBlock(const AlignedBlock&) = delete;
+  AlignedBlock& operator=(const AlignedBlock&) = delete;
+  AlignedBlock(AlignedBlock&& o) noexcept : ptr(o.ptr), size(o.size) {
+    o.ptr = nullptr;
+    o.size = 0;
+  }
+  ~AlignedBlock() { std::free(ptr); }
+  bool allocate(size_t n) {
+    if (::posix_memalign(&ptr, 64, n == 0 ? 1 : n) != 0) {
+      ptr = nullptr;
+      return false;
+    }
+    std::memset(ptr, 0, n == 0 ? 1 : n);
+    size = n;
+    return true;
+  }
+};
+
+Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
+                                                Module::LoadMode mode) {
+  using Mlock = MmapDataLoader::MlockConfig;
+  Mlock config = Mlock::NoMlock;
+  switch (mode) {
+    case Module::LoadMode::File: {
+      auto r = FileDataLoader::from(path.c_str());
+      if (!r.ok()) {
+        return r.error();
+      }
+      return std::unique_ptr<DataLoader>(new FileDataLoader(std::move(*r)));
+    }
+    case Module::LoadMode::Mmap:
+      config = Mlock::NoMlock;
+      break;
+    case Module::LoadMode::MmapUseMlock:
+      config = Mlock::UseMlock;
+      break;
+    case Module::LoadMode::MmapUseMlockIgnoreErrors:
+      config = Mlock::UseMlockIgnoreErrors;
+      break;
+    case Module::LoadMode::MmapUseMadvise:
+      config = Mlock::UseMadvise;
+      break;
+    default:
+      ET_LOG(Error, "Unknown Module::LoadMode %d for %s", static_cast<int>(mode),
+             path.c_str());
+      return Error::InvalidArgument;
+  }
+  auto r = MmapDataLoader::from(path.c_str(), config);
+  if (!r.ok()) {
+    return r.error();
+  }
+  return std::unique_ptr<DataLoader>(new MmapDataLoader(std::move(*r)));
+}
+
+} // namespace
+
+struct Module::Impl {
+  struct MethodHolder {
+    std::vector<AlignedBlock> planned_blocks; // only when the Module planned
+    std::vector<Span<uint8_t>> planned_spans;
+    std::unique_ptr<HierarchicalAllocator> planned_memory;
+    std::unique_ptr<MemoryAllocator> own_method_allocator;
+    std::unique_ptr<MemoryManager> memory_manager;
+    std::vector<Kernel> kernels;
+    std::vector<EValue> inputs; // stored by set_input; None = not set
+    std::unique_ptr<Method> method;
+  };
+
+  // Declaration order is teardown order in reverse: methods go first, then
+  // the data maps and program, then the loaders they read from.
+  std::string file_path;
+  std::vector<std::string> data_files;
+  LoadMode load_mode = LoadMode::File;
+  bool share_memory_arenas = false;
+
+  std::unique_ptr<DataLoader> data_loader;
+  std::vector<std::unique_ptr<DataLoader>> data_map_loaders;
+  std::unique_ptr<MemoryAllocator> memory_allocator; // user's, shared by methods
+  std::unique_ptr<MemoryAllocator> temp_allocator;
+  std::unique_ptr<EventTracer> event_tracer;
+
+  std::shared_ptr<Program> program;
+  std::vector<std::unique_ptr<FlatTensorDataMap>> data_maps;
+  std::unique_ptr<ChainedDataMap> chained_map;
+  const NamedDataMap* named_data_map = nullptr;
+  bool data_maps_loaded = false;
+
+  // Deep copy of the options given to load().
+  std::vector<std::string> option_backend_ids;
+  std::vector<std::vector<BackendOption>> option_values;
+  LoadBackendOptionsMap backend_options;
+
+  std::vector<AlignedBlock> shared_blocks; // share_memory_arenas only
+  std::unordered_map<std::string, std::unique_ptr<MethodHolder>> methods;
+
+  ~Impl() {
+    // Methods reference the program, data maps and allocators.
+    methods.clear();
+  }
+
+  MethodHolder* find(const std::string& name) {
+    auto it = methods.find(name);
+    return it == methods.end() ? nullptr : it->second.get();
+  }
+
+  // Opens the .ptd files (or reads the caller's data-map loader). Nothing
+  // is kept unless every map loads, so a failed load can be retried.
+  Error load_data_maps() {
+    std::vector<std::unique_ptr<DataLoader>> opened;
+    for (const std::string& path : data_files) {
+      auto loader = make_loader(path, load_mode);
+      if (!loader.ok()) {
+        ET_LOG(Error, "Cannot open data file %s", path.c_str());
+        return loader.error();
+      }
+      opened.push_back(std::move(*loader));
+    }
+    std::vector<std::unique_ptr<FlatTensorDataMap>> maps;
+    auto add = [&](DataLoader* loader) {
+      auto map = FlatTensorDataMap::load(loader);
+      if (!map.ok()) {
+        ET_LOG(Error, "Cannot read a .ptd data map (error 0x%x)",
+               static_cast<unsigned>(map.error()));
+        return map.error();
+      }
+      maps.push_back(std::make_unique<FlatTensorDataMap>(std::move(*map)));
+      return Error::Ok;
+    };
+    for (auto& loader : data_map_loaders) {
+      ET_CHECK_OK_OR_RETURN_ERROR(add(loader.get()));
+    }
+    for (auto& loader : opened) {
+      ET_CHECK_OK_OR_RETURN_ERROR(add(loader.get()));
+    }
+    // unique_ptr moves keep the loader addresses the maps point at.
+    for (auto& loader : opened) {
+      data_map_loaders.push_back(std::move(loader));
+    }
+    data_maps = std::move(maps);
+    if (data_maps.size() == 1) {
+      named_data_map = data_maps[0].get();
+    } else if (data_maps.size() > 1) {
+      std::vector<const NamedDataMap*> ptrs;
+      for (auto& m : data_maps) {
+        ptrs.push_back(m.get());
+      }
+      chained_map = std::make_unique<ChainedDataMap>(std::move(ptrs));
+      named_data_map = chained_map.get();
+    }
+    data_maps_loaded = true;
+    return Error::Ok;
+  }
+
+  // Sizes every planned buffer to the largest any method needs, once, so
+  // methods can share them.
+  Error ensure_shared_blocks() {
+    if (!shared_blocks.empty()) {
+      return Error::Ok;
+    }
+    std::vector<size_t> sizes;
+    for (size_t m = 0; m < program->num_methods(); ++m) {
+      auto name = program->get_method_name(m);
+      ET_CHECK_OK_OR_RETURN_ERROR(name.error());
+      auto meta = program->method_meta(*name);
+      ET_CHECK_OK_OR_RETURN_ERROR(meta.error());
+      const size_t n = meta->num_memory_planned_buffers();
+      if (sizes.size() < n) {
+        sizes.resize(n, 0);
+      }
+      for (size_t i = 0; i < n; ++i) {
+        auto s = meta->memory_planned_buffer_size(i);
+        ET_CHECK_OK_OR_RETURN_ERROR(s.error());
+        ET_CHECK_OR_RETURN_ERROR(*s >= 0, InvalidProgram,
+                                 "Negative planned buffer size %lld",
+                                 static_cast<long long>(*s));
+        sizes[i] = std::max(sizes[i], static_cast<size_t>(*s));
+      }
+    }
+    for (size_t s : sizes) {
+      AlignedBlock b;
+      ET_CHECK_OR_RETURN_ERROR(b.allocate(s), MemoryAllocationFailed,
+                               "Cannot allocate a %zu-byte planned buffer", s);
+      shared_blocks.push_back(std::move(b));
+    }
+    return Error::Ok;
+  }
+};
+
+namespace {
+std::unique_ptr<MemoryAllocator> or_malloc(std::unique_ptr<MemoryAllocator> a) {
+  if (a) {
+    return a;
+  }
+  return std::make_unique<MallocMemoryAllocator>();
+}
+} // namespace
+
+Module::Module(const std::string& file_path, const LoadMode load_mode,
+               std::unique_ptr<EventTracer> event_tracer,
+               std::unique_ptr<MemoryAllocator> memory_allocator,
+               std::unique_ptr<MemoryAllocator> temp_allocator,
+               bool share_memory_arenas)
+    : Module(file_path, std::vector<std::string>{}, load_mode,
+             std::move(event_tracer), std::move(memory_allocator),
+             std::move(temp_allocator), share_memory_arenas) {}
+
+Module::Module(const std::string& file_path, const std::string& data_map_path,
+               const LoadMode load_mode, std::unique_ptr<EventTracer> event_tracer,
+               std::unique_ptr<MemoryAllocator> memory_allocator,
+               std::unique_ptr<MemoryAllocator> temp_allocator,
+               bool share_memory_arenas)
+    : Module(file_path,
+             data_map_path.empty() ? std::vector<std::string>{}
+                                   : std::vector<std::string>{data_map_path},
+             load_mode, std::move(event_tracer), std::move(memory_allocator),
+             std::move(temp_allocator), share_memory_arenas) {}
+
+Module::Module(const std::string& file_path, std::vector<std::string> data_files,
+               const LoadMode load_mode, std::unique_ptr<EventTracer> event_tracer,
+               std::unique_ptr<MemoryAllocator> memory_allocator,
+               std::unique_ptr<MemoryAllocator> temp_allocator,
+               bool share_memory_arenas)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->file_path = file_path;
+  impl_->data_files = std::move(data_files);
+  impl_->load_mode = load_mode;
+  impl_->event_tracer = std::move(event_tracer);
+  impl_->memory_allocator = std::move(memory_allocator);
+  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
+  impl_->share_memory_arenas = share_memory_arenas;
+}
+
+Module::Module(std::unique_ptr<DataLoader> data_loader,
+               std::unique_ptr<MemoryAllocator> memory_allocator,
+               std::unique_ptr<MemoryAllocator> temp_allocator,
+               std::unique_ptr<EventTracer> event_tracer,
+               std::unique_ptr<DataLoader> data_map_loader,
+               bool share_memory_arenas)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->data_loader = std::move(data_loader);
+  if (data_map_loader) {
+    impl_->data_map_loaders.push_back(std::move(data_map_loader));
+  }
+  impl_->event_tracer = std::move(event_tracer);
+  impl_->memory_allocator = std::move(memory_allocator);
+  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
+  impl_->share_memory_arenas = share_memory_arenas;
+}
+
+Module::Module(std::shared_ptr<Program> program,
+               std::unique_ptr<MemoryAllocator> memory_allocator,
+               std::unique_ptr<MemoryAllocator> temp_allocator,
+               std::unique_ptr<EventTracer> event_tracer,
+               std::unique_ptr<DataLoader> data_map_loader,
+               bool share_memory_arenas)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->program = std::move(program);
+  if (data_map_loader) {
+    impl_->data_map_loaders.push_back(std::move(data_map_loader));
+  }
+  impl_->event_tracer = std::move(event_tracer);
+  impl_->memory_allocator = std::move(memory_allocator);
+  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
+  impl_->share_memory_arenas = share_memory_arenas;
+}
+
+Module::~Module() = default;
+
+Error Module::load(const Program::Verification verification) {
+  Impl& d = *impl_;
+  if (!d.data_maps_loaded) {
+    ET_CHECK_OK_OR_RETURN_ERROR(d.load_data_maps());
+  }
+  if (d.program != nullptr) {
+    return Error::Ok;
+  }
+  if (d.data_loader == nullptr) {
+    auto loader = make_loader(d.file_path, d.load_mode);
+    if (!loader.ok()) {
+      ET_LOG(Error, "Cannot open program file %s", d.file_path.c_str());
+      return loader.error();
+    }
+    d.data_loader = std::move(*loader);
+  }
+  auto program = Program::load(d.data_loader.get(), verification);
+  if (!program.ok()) {
+    return program.error();
+  }
+  d.program = std::make_shared<Program>(std::move(*program));
+  return Error::Ok;
+}
+
+Error Module::load(const LoadBackendOptionsMap& backend_options,
+                   const Program::Verification verification) {
+  Impl& d = *impl_;
+  // The map exposes options only by backend id, so copy those of every
+  // registered backend (a backend must be registered to use them anyway).
+  d.option_backend_ids.clear();
+  d.option_values.clear();
+  d.backend_options = LoadBackendOptionsMap();
+  const size_t n = ::executorch::ET_RUNTIME_NAMESPACE::get_num_registered_backends();
+  for (size_t i = 0; i < n; ++i) {
+    auto name = ::executorch::ET_RUNTIME_NAMESPACE::get_backend_name(i);
+    if (!name.ok()) {
+      continue;
+    }
+    Span<const BackendOption> opts = backend_options.get_options(*name);
+    if (opts.size() == 0) {
+      continue;
+    }
+    d.option_backend_ids.emplace_back(*name);
+    d.option_values.emplace_back(opts.begin(), opts.end());
+  }
+  for (size_t i = 0; i < d.option_backend_ids.size(); ++i) {
+    const Error err = d.backend_options.set_options(
+        d.option_backend_ids[i].c_str(),
+        Span<const BackendOption>(d.option_values[i].data(), d.option_values[i].size()));
+    ET_CHECK_OK_OR_RETURN_ERROR(err, "Too many backends with load options");
+  }
+  return load(verification);
+}
+
+bool Module::is_loaded() const { return impl_->program != nullptr; }
+
+std::shared_ptr<Program> Module::program() const { return impl_->program; }
+
+Result<size_t> Module::num_methods() {
+  ET_CHECK_OK_OR_RETURN_ERROR(load());
+  return impl_->program->num_methods();
+}
+
+Result<std::unordered_set<std::string>> Module::method_names() {
+  ET_CHECK_OK_OR_RETURN_ERROR(load());
+  std::unordered_set<std::string> names;
+  const size_t n = impl_->program->num_methods();
+  for (size_t i = 0; i < n; ++i) {
+    auto name = impl_->program->get_method_name(i);
+    if (!name.ok()) {
+      return name.error();
+    }
+    names.emplace(*name);
+  }
+  return names;
+}
+
+Error Module::load_method(const std::string& method_name,
+                          HierarchicalAllocator* planned_memory,
+                          EventTracer* event_tracer,
+                          const LoadBackendOptionsMap* backend_options,
+                          std::vector<Kernel> kernel_registry) {
+  if (is_method_loaded(method_name)) {
+    return Error::Ok;
+  }
+  ET_CHECK_OK_OR_RETURN_ERROR(load());
+  Impl& d = *impl_;
+  auto meta = d.program->method_meta(method_name.c_str());
+  if (!meta.ok()) {
+    ET_LOG(Error, "No method named '%s' in the program", method_name.c_str());
+    return meta.error();
+  }
+
+  auto holder = std::make_unique<Impl::MethodHolder>();
+  if (planned_memory == nullptr) {
+    const size_t n = meta->num_memory_planned_buffers();
+    if (d.share_memory_arenas) {
+      ET_CHECK_OK_OR_RETURN_ERROR(d.ensure_shared_blocks());
+      for (size_t i = 0; i < n; ++i) {
+        holder->planned_spans.emplace_back(
+            static_cast<uint8_t*>(d.shared_blocks[i].ptr), d.shared_blocks[i].size);
+      }
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        auto size = meta->memory_planned_buffer_size(i);
+        ET_CHECK_OK_OR_RETURN_ERROR(size.error());
+        ET_CHECK_OR_RETURN_ERROR(*size >= 0, InvalidProgram,
+                                 "Negative planned buffer size %lld in '%s'",
+                                 static_cast<long long>(*size), method_name.c_str());
+        AlignedBlock block;
+        ET_CHECK_OR_RETURN_ERROR(block.allocate(static_cast<size_t>(*size)),
+                                 MemoryAllocationFailed,
+                                 "Cannot allocate planned buffer %zu (%lld bytes)", i,
+                                 static_cast<long long>(*size));
+        holder->planned_spans.emplace_back(static_cast<uint8_t*>(block.ptr),
+                                           static_cast<size_t>(*size));
+        holder->planned_blocks.push_back(std::move(block));
+      }
+    }
+    holder->planned_memory = std::make_unique<HierarchicalAllocator>(
+        Span<Span<uint8_t>>(holder->planned_spans.data(), holder->planned_spans.size()));
+    planned_memory = holder->planned_memory.get();
+  }
+
+  // Without a caller allocator each method gets its own, so unloading a
+  // method gives its memory back.
+  MemoryAllocator* method_allocator = d.memory_allocator.get();
+  if (method_allocator == nullptr) {
+    holder->own_method_allocator = std::make_unique<MallocMemoryAllocator>();
+    method_allocator = holder->own_method_allocator.get();
+  }
+  holder->memory_manager = std::make_unique<MemoryManager>(
+      method_allocator, planned_memory, d.temp_allocator.get());
+  holder->kernels = std::move(kernel_registry);
+
+  const LoadBackendOptionsMap* options =
+      backend_options != nullptr ? backend_options
+                                 : (d.backend_options.size() > 0 ? &d.backend_options
+                                                                 : nullptr);
+  auto method = d.program->load_method(
+      method_name.c_str(), holder->memory_manager.get(),
+      event_tracer != nullptr ? event_tracer : d.event_tracer.get(), d.named_data_map,
+      options, Span<const Kernel>(holder->kernels.data(), holder->kernels.size()));
+  if (!method.ok()) {
+    return method.error();
+  }
+  holder->method = std::make_unique<Method>(std::move(*method));
+  holder->inputs.resize(holder->method->inputs_size());
+  d.methods.emplace(method_name, std::move(holder));
+  return Error::Ok;
+}
+
+bool Module::unload_method(const std::string& method_name) {
+  return impl_->methods.erase(method_name) > 0;
+}
+
+bool Module::is_method_loaded(const std::string& method_name) const {
+  return impl_->methods.count(method_name) > 0;
+}
+
+Result<MethodMeta> Module::method_meta(const std::string& method_name) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load());
+  return impl_->program->method_meta(method_name.c_str());
+}
+
+Result<std::vector<EValue>> Module::execute(const std::string& method_name,
+                                            const std::vector<EValue>& input_values) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Impl::MethodHolder* h = impl_->find(method_name);
+  Method& method = *h->method;
+  ET_CHECK_OR_RETURN_ERROR(input_values.size() <= method.inputs_size(), InvalidArgument,
+                           "'%s' takes %zu inputs, %zu given", method_name.c_str(),
+                           method.inputs_size(), input_values.size());
+  for (size_t i = 0; i < h->inputs.size(); ++i) {
+    const EValue& v =
+        i < input_values.size() && !input_values[i].isNone() ? input_values[i] : h->inputs[i];
+    if (!v.isNone()) {
+      const Error err = method.set_input(v, i);
+      ET_CHECK_OK_OR_RETURN_ERROR(err, "Input %zu of '%s' rejected", i,
+                                  method_name.c_str());
+    }
+  }
+  ET_CHECK_OK_OR_RETURN_ERROR(method.execute());
+  std::vector<EValue> outputs(method.outputs_size());
+  if (!outputs.empty()) {
+    ET_CHECK_OK_OR_RETURN_ERROR(method.get_outputs(outputs.data(), outputs.size()));
+  }
+  return outputs;
+}
+
+Result<EValue> Module::get(const std::string& method_name,
+                           const std::vector<EValue>& input_values) {
+  auto outputs = execute(method_name, input_values);
+  if (!outputs.ok()) {
+    return outputs.error();
+  }
+  ET_CHECK_OR_RETURN_ERROR(!outputs->empty(), InvalidArgument,
+                           "'%s' returned no outputs", method_name.c_str());
+  return std::move((*outputs)[0]);
+}
+
+Error Module::set_input(const std::string& method_name, const EValue& input_value,
+                        size_t input_index) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Impl::MethodHolder* h = impl_->find(method_name);
+  ET_CHECK_OR_RETURN_ERROR(input_index < h->inputs.size(), InvalidArgument,
+                           "Input index %zu out of range ('%s' takes %zu)",
+                           input_index, method_name.c_str(), h->inputs.size());
+  // Validate now so the error surfaces at the call that caused it.
+  ET_CHECK_OK_OR_RETURN_ERROR(h->method->set_input(input_value, input_index));
+  h->inputs[input_index] = input_value;
+  return Error::Ok;
+}
+
+Error Module::set_inputs(const std::string& method_name,
+                         const std::vector<EValue>& input_values) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Impl::MethodHolder* h = impl_->find(method_name);
+  ET_CHECK_OR_RETURN_ERROR(input_values.size() == h->inputs.size(), InvalidArgument,
+                           "'%s' takes %zu inputs, %zu given", method_name.c_str(),
+                           h->inputs.size(), input_values.size());
+  for (size_t i = 0; i < input_values.size(); ++i) {
+    ET_CHECK_OK_OR_RETURN_ERROR(set_input(method_name, input_values[i], i));
+  }
+  return Error::Ok;
+}
+
+Error Module::set_output(const std::string& method_name, EValue output_value,
+                         size_t output_index) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Impl::MethodHolder* h = impl_->find(method_name);
+  ET_CHECK_OR_RETURN_ERROR(output_index < h->method->outputs_size(), InvalidArgument,
+                           "Output index %zu out of range ('%s' has %zu)",
+                           output_index, method_name.c_str(),
+                           h->method->outputs_size());
+  ET_CHECK_OR_RETURN_ERROR(output_value.isTensor(), InvalidArgument,
+                           "set_output takes a tensor");
+  const auto& t = output_value.toTensor();
+  return h->method->set_output_data_ptr(t.mutable_data_ptr(), t.nbytes(), output_index);
+}
+
+Error Module::set_outputs(const std::string& method_name,
+                          const std::vector<EValue>& output_values) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Impl::MethodHolder* h = impl_->find(method_name);
+  ET_CHECK_OR_RETURN_ERROR(output_values.size() == h->method->outputs_size(),
+                           InvalidArgument, "'%s' has %zu outputs, %zu given",
+                           method_name.c_str(), h->method->outputs_size(),
+                           output_values.size());
+  for (size_t i = 0; i < output_values.size(); ++i) {
+    ET_CHECK_OK_OR_RETURN_ERROR(set_output(method_name, output_values[i], i));
+  }
+  return Error::Ok;
+}
+
+Result<std::vector<EValue>> Module::get_outputs(const std::string& method_name) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Method& method = *impl_->find(method_name)->method;
+  std::vector<EValue> outputs(method.outputs_size());
+  if (!outputs.empty()) {
+    ET_CHECK_OK_OR_RETURN_ERROR(method.get_outputs(outputs.data(), outputs.size()));
+  }
+  return outputs;
+}
+
+Result<EValue> Module::get_output(const std::string& method_name, size_t output_index) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  Method& method = *impl_->find(method_name)->method;
+  ET_CHECK_OR_RETURN_ERROR(output_index < method.outputs_size(), InvalidArgument,
+                           "Output index %zu out of range ('%s' has %zu)",
+                           output_index, method_name.c_str(), method.outputs_size());
+  return method.get_output(output_index);
+}
+
+EventTracer* Module::event_tracer() const { return impl_->event_tracer.get(); }
+
+const LoadBackendOptionsMap& Module::backend_options() const {
+  return impl_->backend_options;
+}
+
+Result<Method*> Module::method(const std::string& method_name) {
+  ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
+  return impl_->find(method_name)->method.get();
+}
+
+} // namespace ET_MODULE_NAMESPACE
+} // namespace extension
+} // namespace executorch
