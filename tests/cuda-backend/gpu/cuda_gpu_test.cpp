@@ -1,0 +1,363 @@
+// GPU suite for CudaBackend: runs AOTInductor fixtures (.pte + .ptd written by
+// tools/export/export_cuda.py) through the registered backend directly
+// (init/execute/destroy), comparing with eager PyTorch reference outputs.
+// Usage: cuda_gpu_test DIR... (each DIR holds model.pte, aoti_cuda_blob.ptd,
+// input<i>.bin, output<i>.bin). Exits 77 when no CUDA device is usable.
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <executorch/extension/cuda/caller_stream.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include "flat_tensor_generated.h"
+#include "program_generated.h"
+
+namespace rt = executorch::runtime;
+using executorch::aten::ScalarType;
+using executorch::aten::Tensor;
+using executorch::aten::TensorImpl;
+
+static int g_failures = 0;
+#define EXPECT(cond, ...)                                     \
+  do {                                                        \
+    if (!(cond)) {                                            \
+      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
+      std::printf(__VA_ARGS__);                               \
+      std::printf("\n");                                      \
+      ++g_failures;                                           \
+    }                                                         \
+  } while (0)
+
+static std::vector<uint8_t> read_file(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), {});
+}
+static uint64_t rd64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+
+class MapNamedData final : public rt::NamedDataMap {
+ public:
+  std::map<std::string, std::vector<uint8_t>> blobs;
+  rt::Result<const rt::TensorLayout> get_tensor_layout(std::string_view) const override {
+    return rt::Error::NotFound;
+  }
+  rt::Result<rt::FreeableBuffer> get_data(std::string_view key) const override {
+    auto it = blobs.find(std::string(key));
+    if (it == blobs.end()) return rt::Error::NotFound;
+    return rt::FreeableBuffer(it->second.data(), it->second.size(), nullptr);
+  }
+  rt::Error load_data_into(std::string_view, void*, size_t) const override {
+    return rt::Error::NotImplemented;
+  }
+  rt::Result<uint32_t> get_num_keys() const override { return uint32_t(blobs.size()); }
+  rt::Result<const char*> get_key(uint32_t) const override { return rt::Error::NotImplemented; }
+};
+
+struct IoSpec {
+  ScalarType dtype;
+  std::vector<int32_t> sizes;
+  size_t nbytes() const {
+    size_t n = dtype == ScalarType::Float ? 4 : 2;
+    for (int32_t s : sizes) n *= size_t(s);
+    return n;
+  }
+  size_t numel() const { size_t n = 1; for (int32_t s : sizes) n *= size_t(s); return n; }
+};
+
+struct Fixture {
+  std::string dir;
+  std::vector<uint8_t> pte;
+  MapNamedData ndm;
+  std::vector<uint8_t> processed;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> specs;
+  std::vector<IoSpec> ins, outs;
+  std::vector<std::vector<uint8_t>> in_data;
+  std::vector<std::vector<float>> ref;
+  double tol = 1e-4;
+  rt::DelegateHandle* handle = nullptr;
+};
+
+static bool load_fixture(Fixture& fx) {
+  fx.pte = read_file(fx.dir + "/model.pte");
+  if (fx.pte.size() < 64) return false;
+  const uint8_t* b = fx.pte.data();
+  uint64_t seg_base = std::memcmp(b + 8, "eh00", 4) == 0 ? rd64(b + 24) : 0;
+  auto* prog = executorch_flatbuffer::GetProgram(b);
+  auto* plan = prog->execution_plan()->Get(0);
+  auto* del = plan->delegates()->Get(0);
+  EXPECT(del->id()->str() == "CudaBackend", "delegate id %s", del->id()->c_str());
+  auto* inl = prog->backend_delegate_data()->Get(del->processed()->index())->data();
+  fx.processed.assign(inl->begin(), inl->end());
+  for (auto* cs : *del->compile_specs()) {
+    fx.specs.emplace_back(cs->key()->str(),
+                          std::vector<uint8_t>(cs->value()->begin(), cs->value()->end()));
+  }
+  if (prog->named_data()) {
+    for (auto* nd : *prog->named_data()) {
+      auto* seg = prog->segments()->Get(nd->segment_index());
+      const uint8_t* p = b + seg_base + seg->offset();
+      fx.ndm.blobs[nd->key()->str()] = std::vector<uint8_t>(p, p + seg->size());
+    }
+  }
+  std::vector<uint8_t> ptd = read_file(fx.dir + "/aoti_cuda_blob.ptd");
+  if (ptd.size() >= 48 && std::memcmp(ptd.data() + 8, "FH01", 4) == 0) {
+    uint64_t fb_off = rd64(ptd.data() + 16), sb = rd64(ptd.data() + 32);
+    auto* ft = flat_tensor_flatbuffer::GetFlatTensor(ptd.data() + fb_off);
+    if (ft->named_data()) {
+      for (auto* nd : *ft->named_data()) {
+        auto* seg = ft->segments()->Get(nd->segment_index());
+        const uint8_t* p = ptd.data() + sb + seg->offset();
+        fx.ndm.blobs[nd->key()->str()] = std::vector<uint8_t>(p, p + seg->size());
+      }
+    }
+  }
+  auto spec_of = [&](int idx) {
+    auto* t = plan->values()->Get(idx)->val_as_Tensor();
+    IoSpec s;
+    s.dtype = static_cast<ScalarType>(t->scalar_type());
+    s.sizes.assign(t->sizes()->begin(), t->sizes()->end());
+    return s;
+  };
+  for (int i : *plan->inputs()) fx.ins.push_back(spec_of(i));
+  for (int i : *plan->outputs()) fx.outs.push_back(spec_of(i));
+  for (size_t i = 0; i < fx.ins.size(); ++i) {
+    fx.in_data.push_back(read_file(fx.dir + "/input" + std::to_string(i) + ".bin"));
+    EXPECT(fx.in_data.back().size() == fx.ins[i].nbytes(), "%s input%zu size", fx.dir.c_str(), i);
+    if (fx.ins[i].dtype == ScalarType::BFloat16) fx.tol = 2e-2;
+  }
+  for (size_t i = 0; i < fx.outs.size(); ++i) {
+    auto raw = read_file(fx.dir + "/output" + std::to_string(i) + ".bin");
+    std::vector<float> r(raw.size() / 4);
+    std::memcpy(r.data(), raw.data(), r.size() * 4);
+    EXPECT(r.size() == fx.outs[i].numel(), "%s output%zu size", fx.dir.c_str(), i);
+    fx.ref.push_back(std::move(r));
+  }
+  return true;
+}
+
+static float to_f(const uint8_t* p, ScalarType t) {
+  if (t == ScalarType::Float) { float f; std::memcpy(&f, p, 4); return f; }
+  uint16_t h; std::memcpy(&h, p, 2);
+  uint32_t u = uint32_t(h) << 16;  // bf16
+  float f; std::memcpy(&f, &u, 4); return f;
+}
+
+// max relative error (|a-b| / max(|b|, 1e-3 scale)) over an output.
+static double compare(const Fixture& fx, size_t j, const std::vector<uint8_t>& got) {
+  const size_t es = fx.outs[j].dtype == ScalarType::Float ? 4 : 2;
+  double worst = 0, scale = 0;
+  for (float v : fx.ref[j]) scale = std::max(scale, double(std::fabs(v)));
+  for (size_t i = 0; i < fx.ref[j].size(); ++i) {
+    double a = to_f(got.data() + i * es, fx.outs[j].dtype), r = fx.ref[j][i];
+    double e = std::fabs(a - r) / std::max(std::fabs(r), 1e-2 * scale + 1e-12);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+// Tensors over caller memory (host or device).
+struct Io {
+  std::vector<std::vector<int32_t>> sizes;
+  std::vector<std::unique_ptr<TensorImpl>> impls;
+  std::vector<rt::EValue> vals;
+  std::vector<rt::EValue*> ptrs;
+  std::vector<void*> bufs;
+  bool device = false;
+  void add(const IoSpec& s, void* data) {
+    sizes.push_back(s.sizes);
+    impls.emplace_back(new TensorImpl(
+        s.dtype, ssize_t(s.sizes.size()), sizes.back().data(), data, nullptr, nullptr,
+        executorch::aten::TensorShapeDynamism::STATIC,
+        device ? rt::etensor::DeviceType::CUDA : rt::etensor::DeviceType::CPU, 0));
+    bufs.push_back(data);
+  }
+  void finish() {
+    sizes.reserve(0);
+    for (auto& i : impls) vals.emplace_back(Tensor(i.get()));
+    for (auto& v : vals) ptrs.push_back(&v);
+  }
+};
+
+static void make_io(const Fixture& fx, Io& io, bool device) {
+  io.device = device;
+  io.sizes.reserve(16);
+  for (size_t i = 0; i < fx.ins.size(); ++i) {
+    void* p;
+    if (device) {
+      cudaMalloc(&p, fx.ins[i].nbytes());
+      cudaMemcpy(p, fx.in_data[i].data(), fx.ins[i].nbytes(), cudaMemcpyHostToDevice);
+    } else {
+      p = const_cast<uint8_t*>(fx.in_data[i].data());
+    }
+    io.add(fx.ins[i], p);
+  }
+  for (auto& o : fx.outs) {
+    void* p;
+    if (device) { cudaMalloc(&p, o.nbytes()); cudaMemset(p, 0, o.nbytes()); }
+    else { p = std::calloc(1, o.nbytes()); }
+    io.add(o, p);
+  }
+  io.finish();
+}
+static void free_io(const Fixture& fx, Io& io) {
+  for (size_t i = 0; i < io.bufs.size(); ++i) {
+    if (io.device) cudaFree(io.bufs[i]);
+    else if (i >= fx.ins.size()) std::free(io.bufs[i]);
+  }
+}
+static std::vector<uint8_t> fetch(const Io& io, size_t k, size_t n, cudaStream_t s = nullptr) {
+  std::vector<uint8_t> v(n);
+  if (io.device) { cudaMemcpyAsync(v.data(), io.bufs[k], n, cudaMemcpyDeviceToHost, s); cudaStreamSynchronize(s); }
+  else std::memcpy(v.data(), io.bufs[k], n);
+  return v;
+}
+
+static rt::Error run(rt::BackendInterface* be, Fixture& fx, Io& io) {
+  rt::BackendExecutionContext ctx;
+  return be->execute(ctx, fx.handle, rt::Span<rt::EValue*>(io.ptrs.data(), io.ptrs.size()));
+}
+
+static bool check_outputs(Fixture& fx, Io& io, const char* what, cudaStream_t s = nullptr) {
+  bool ok = true;
+  for (size_t j = 0; j < fx.outs.size(); ++j) {
+    double e = compare(fx, j, fetch(io, fx.ins.size() + j, fx.outs[j].nbytes(), s));
+    std::printf("  %-12s %-28s output%zu max rel err %.3g (tol %.0e)\n", fx.dir.substr(fx.dir.rfind('/') + 1).c_str(), what, j, e, fx.tol);
+    EXPECT(e <= fx.tol, "%s %s output%zu err %g", fx.dir.c_str(), what, j, e);
+    ok = ok && e <= fx.tol;
+  }
+  return ok;
+}
+
+int main(int argc, char** argv) {
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    std::printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  rt::runtime_init();
+  rt::BackendInterface* be = rt::get_backend_class("CudaBackend");
+  if (be == nullptr || !be->is_available()) { std::printf("FAIL: CudaBackend missing/unavailable\n"); return 1; }
+  std::vector<std::unique_ptr<Fixture>> fxs;
+  for (int i = 1; i < argc; ++i) {
+    auto fx = std::make_unique<Fixture>();
+    fx->dir = argv[i];
+    if (!load_fixture(*fx)) { std::printf("FAIL: cannot read %s\n", argv[i]); return 1; }
+    std::vector<rt::CompileSpec> cs;
+    for (auto& s : fx->specs) cs.push_back(rt::CompileSpec{s.first.c_str(), {s.second.data(), s.second.size()}});
+    rt::FreeableBuffer processed(fx->processed.data(), fx->processed.size(), nullptr);
+    rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx->ndm);
+    auto t0 = std::chrono::steady_clock::now();
+    auto h = be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(cs.data(), cs.size()));
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("init %s: %s (%.1f ms)\n", argv[i], h.ok() ? "ok" : "FAILED", ms);
+    EXPECT(h.ok(), "init %s error 0x%x", argv[i], h.ok() ? 0u : unsigned(h.error()));
+    if (!h.ok()) continue;
+    fx->handle = *h;
+    fxs.push_back(std::move(fx));
+  }
+  // 1+2: every fixture, host I/O and device I/O, all loaded in one process.
+  for (auto& fx : fxs) {
+    for (bool dev : {false, true}) {
+      Io io; make_io(*fx, io, dev);
+      rt::Error e = run(be, *fx, io);
+      EXPECT(e == rt::Error::Ok, "%s execute 0x%x", fx->dir.c_str(), unsigned(e));
+      if (e == rt::Error::Ok) check_outputs(*fx, io, dev ? "device I/O" : "host I/O");
+      free_io(*fx, io);
+    }
+  }
+  if (fxs.empty()) { std::printf("no fixture loaded\n"); return 1; }
+  Fixture& fx = *fxs[0];
+  // 3: the CallerStreamGuard stream is the one used. Block the caller stream
+  // with a host function until released; the result must not appear before.
+  {
+    cudaStream_t s, probe;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&probe, cudaStreamNonBlocking);
+    Io io; make_io(fx, io, true);
+    std::atomic<bool> release{false};
+    cudaLaunchHostFunc(s, [](void* p) { while (!static_cast<std::atomic<bool>*>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, &release);
+    rt::Error e;
+    {
+      executorch::extension::cuda::CallerStreamGuard g(s);
+      e = run(be, fx, io);
+    }
+    EXPECT(e == rt::Error::Ok, "caller stream execute");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT(cudaStreamQuery(s) == cudaErrorNotReady, "caller stream should still be busy");
+    auto early = fetch(io, fx.ins.size(), fx.outs[0].nbytes(), probe);
+    bool zeros = true;
+    for (uint8_t c : early) zeros = zeros && c == 0;
+    EXPECT(zeros, "output written before the caller stream was released: another stream was used");
+    release = true;
+    cudaStreamSynchronize(s);
+    bool ok = check_outputs(fx, io, "caller stream", probe);
+    std::printf("caller stream: queued behind the blocker=%s, result after release ok=%s\n", zeros ? "yes" : "NO", ok ? "yes" : "NO");
+    free_io(fx, io);
+    cudaStreamDestroy(s);
+    cudaStreamDestroy(probe);
+  }
+  // 4: four threads, each with its own stream, each fixture.
+  {
+    std::atomic<int> bad{0};
+    std::vector<std::thread> th;
+    for (int t = 0; t < 4; ++t) {
+      th.emplace_back([&, t] {
+        Fixture& f = *fxs[size_t(t) % fxs.size()];
+        cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        Io io; make_io(f, io, true);
+        for (int it = 0; it < 50; ++it) {
+          executorch::extension::cuda::CallerStreamGuard g(s);
+          if (run(be, f, io) != rt::Error::Ok) { ++bad; break; }
+        }
+        cudaStreamSynchronize(s);
+        for (size_t j = 0; j < f.outs.size(); ++j) {
+          if (compare(f, j, fetch(io, f.ins.size() + j, f.outs[j].nbytes(), s)) > f.tol) ++bad;
+        }
+        free_io(f, io);
+        cudaStreamDestroy(s);
+      });
+    }
+    for (auto& t : th) t.join();
+    std::printf("4 threads x 50 executes on own streams: %d failures\n", bad.load());
+    EXPECT(bad == 0, "threads");
+  }
+  // 5: 1000 executes, no device memory growth.
+  for (auto* fp : {&fxs.front(), &fxs.back()}) {
+    Fixture& f = **fp;
+    for (bool dev : {true, false}) {
+      Io io; make_io(f, io, dev);
+      for (int i = 0; i < 20; ++i) (void)run(be, f, io);
+      cudaDeviceSynchronize();
+      size_t free0, free1, total;
+      cudaMemGetInfo(&free0, &total);
+      int errs = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 1000; ++i) errs += run(be, f, io) != rt::Error::Ok;
+      cudaDeviceSynchronize();
+      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 1000;
+      cudaMemGetInfo(&free1, &total);
+      long long growth = (long long)free0 - (long long)free1;
+      std::printf("1000 executes %s (%s I/O): %d errors, %.1f us/execute, device memory growth %lld bytes\n",
+                  f.dir.c_str(), dev ? "device" : "host", errs, us, growth);
+      EXPECT(errs == 0 && growth <= (2 << 20), "1000 executes: errors %d growth %lld", errs, growth);
+      check_outputs(f, io, "after 1000");
+      free_io(f, io);
+    }
+  }
+  for (auto& f : fxs) be->destroy(f->handle);
+  std::printf("%s (%d failures)\n", g_failures ? "FAILED" : "PASSED", g_failures);
+  return g_failures ? 1 : 0;
+}
