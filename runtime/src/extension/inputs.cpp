@@ -1,0 +1,126 @@
+#include <executorch/extension/runner_util/inputs.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <executorch/extension/tensor/tensor_ptr.h>
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
+#include <executorch/runtime/platform/log.h>
+
+namespace executorch {
+namespace extension {
+
+using ::executorch::ET_RUNTIME_NAMESPACE::Method;
+using ::executorch::ET_RUNTIME_NAMESPACE::MethodMeta;
+using ::executorch::runtime::Error;
+using ::executorch::runtime::Result;
+using ::executorch::runtime::Span;
+using ::executorch::runtime::Tag;
+
+BufferCleanup::~BufferCleanup() {
+  for (void* b : buffers_) {
+    std::free(b);
+  }
+  delete[] buffers_.data();
+}
+
+namespace {
+
+void fill_ones(void* data, size_t numel, ::executorch::aten::ScalarType type) {
+  internal::switch_fillable_dtype(type, [&](auto tag) {
+    using CT = decltype(tag);
+    CT* out = static_cast<CT*>(data);
+    for (size_t i = 0; i < numel; ++i) {
+      out[i] = internal::convert_element<CT>(1);
+    }
+  });
+}
+
+} // namespace
+
+Result<BufferCleanup> prepare_input_tensors(
+    Method& method, PrepareInputTensorsOptions options,
+    const std::vector<std::pair<char*, size_t>>& input_buffers) {
+  const MethodMeta meta = method.method_meta();
+  const size_t num_inputs = meta.num_inputs();
+  ET_CHECK_OR_RETURN_ERROR(num_inputs <= options.max_inputs, InvalidProgram,
+                           "Method has %zu inputs, more than the limit of %zu",
+                           num_inputs, options.max_inputs);
+  ET_CHECK_OR_RETURN_ERROR(
+      input_buffers.empty() || input_buffers.size() == num_inputs, InvalidArgument,
+      "%zu input buffers given for %zu inputs", input_buffers.size(), num_inputs);
+
+  void** buffers = new (std::nothrow) void*[num_inputs == 0 ? 1 : num_inputs];
+  ET_CHECK_OR_RETURN_ERROR(buffers != nullptr, MemoryAllocationFailed,
+                           "Cannot allocate the input buffer table");
+  size_t num_allocated = 0;
+  // Every error return below frees what was allocated so far.
+  auto fail = [&](Error e) -> Result<BufferCleanup> {
+    BufferCleanup partial(Span<void*>(buffers, num_allocated));
+    return e;
+  };
+
+  size_t total = 0;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    auto tag = meta.input_tag(i);
+    if (!tag.ok()) {
+      return fail(tag.error());
+    }
+    if (*tag != Tag::Tensor) {
+      continue; // scalars keep the value the program was traced with
+    }
+    auto info = meta.input_tensor_meta(i);
+    if (!info.ok()) {
+      return fail(info.error());
+    }
+    const size_t nbytes = info->nbytes();
+    if (nbytes > options.max_total_allocation_size - total) {
+      ET_LOG(Error, "Inputs need more than the %zu-byte allocation limit",
+             options.max_total_allocation_size);
+      return fail(Error::InvalidProgram);
+    }
+    total += nbytes;
+    if (!input_buffers.empty() && input_buffers[i].second != nbytes) {
+      ET_LOG(Error, "Input %zu: buffer has %zu bytes, the tensor needs %zu", i,
+             input_buffers[i].second, nbytes);
+      return fail(Error::InvalidArgument);
+    }
+    void* data = std::malloc(nbytes == 0 ? 1 : nbytes);
+    if (data == nullptr) {
+      ET_LOG(Error, "Cannot allocate %zu bytes for input %zu", nbytes, i);
+      return fail(Error::MemoryAllocationFailed);
+    }
+    buffers[num_allocated++] = data;
+    if (!input_buffers.empty()) {
+      if (nbytes != 0) {
+        std::memcpy(data, input_buffers[i].first, nbytes);
+      }
+    } else {
+      const size_t elem = ::executorch::runtime::elementSizeOrZero(info->scalar_type());
+      if (elem != 0) {
+        fill_ones(data, nbytes / elem, info->scalar_type());
+      }
+    }
+
+    // The TensorImpl only needs to live through set_input: planned inputs are
+    // copied, unplanned ones alias data (owned by the cleanup).
+    auto sizes = info->sizes();
+    auto dim_order = info->dim_order();
+    ::executorch::aten::TensorImpl impl(
+        info->scalar_type(), static_cast<ssize_t>(sizes.size()),
+        const_cast<::executorch::aten::SizesType*>(sizes.data()), data,
+        const_cast<::executorch::aten::DimOrderType*>(dim_order.data()));
+    const Error err = method.set_input(::executorch::aten::Tensor(&impl), i);
+    if (err != Error::Ok) {
+      ET_LOG(Error, "Input %zu rejected by the method (error 0x%x)", i,
+             static_cast<unsigned>(err));
+      return fail(err);
+    }
+  }
+  // Hand ownership to the caller's cleanup object.
+  return BufferCleanup(Span<void*>(buffers, num_allocated));
+}
+
+} // namespace extension
+} // namespace executorch

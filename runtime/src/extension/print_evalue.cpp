@@ -1,0 +1,193 @@
+#include <executorch/extension/evalue_util/print_evalue.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ios>
+#include <sstream>
+
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+
+namespace executorch {
+namespace extension {
+namespace internal {
+
+namespace {
+constexpr long kDefaultEdgeItems = 6;
+
+// Per-stream slot; stored as edge_items + 1 so that 0 (a fresh slot) means
+// "not set".
+int edge_items_index() {
+  static const int index = std::ios_base::xalloc();
+  return index;
+}
+} // namespace
+
+void set_edge_items(std::ostream& os, long edge_items) {
+  os.iword(edge_items_index()) = edge_items + 1;
+}
+
+long get_edge_items(std::ostream& os) {
+  const long v = os.iword(edge_items_index());
+  return v == 0 ? kDefaultEdgeItems : v - 1;
+}
+
+} // namespace internal
+} // namespace extension
+
+namespace runtime {
+
+namespace {
+
+void print_double(std::ostream& os, double d) {
+  if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e16) {
+    // Keep a trailing '.' so floats read as floats, as Python prints them.
+    os << static_cast<long long>(d) << ".";
+  } else {
+    os << d;
+  }
+}
+
+void print_bool(std::ostream& os, bool b) { os << (b ? "True" : "False"); }
+
+// Prints "[a, b, ..., y, z]" showing at most edge items from each end.
+template <typename Fn>
+void print_sequence(std::ostream& os, size_t n, Fn&& print_one) {
+  const long edge = ::executorch::extension::internal::get_edge_items(os);
+  const size_t e = edge < 0 ? 0 : static_cast<size_t>(edge);
+  os << "[";
+  const bool elide = n > 2 * e;
+  for (size_t i = 0; i < n; ++i) {
+    if (elide && i == e) {
+      os << "..., ";
+      i = n - e - 1;
+      continue;
+    }
+    print_one(i);
+    if (i + 1 < n) {
+      os << ", ";
+    }
+  }
+  os << "]";
+}
+
+template <typename T>
+void print_element(std::ostream& os, const T& v) {
+  if constexpr (std::is_same<T, bool>::value) {
+    print_bool(os, v);
+  } else if constexpr (std::is_integral<T>::value) {
+    os << static_cast<long long>(v);
+  } else {
+    print_double(os, static_cast<double>(v));
+  }
+}
+
+void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
+  os << "tensor(sizes=";
+  print_sequence(os, t.sizes().size(), [&](size_t i) { os << t.sizes()[i]; });
+  os << ", ";
+  const auto type = t.scalar_type();
+  const void* data = t.const_data_ptr();
+  const size_t numel = static_cast<size_t>(t.numel());
+  bool printed = false;
+  if (data != nullptr) {
+    switch (type) {
+#define ET_PRINT_CASE_(ctype, name)                                              \
+  case ScalarType::name: {                                                       \
+    const ctype* p = static_cast<const ctype*>(data);                            \
+    print_sequence(os, numel, [&](size_t i) { print_element<ctype>(os, p[i]); }); \
+    printed = true;                                                              \
+    break;                                                                       \
+  }
+      ET_PRINT_CASE_(uint8_t, Byte)
+      ET_PRINT_CASE_(int8_t, Char)
+      ET_PRINT_CASE_(int16_t, Short)
+      ET_PRINT_CASE_(int32_t, Int)
+      ET_PRINT_CASE_(int64_t, Long)
+      ET_PRINT_CASE_(::executorch::aten::Half, Half)
+      ET_PRINT_CASE_(float, Float)
+      ET_PRINT_CASE_(double, Double)
+      ET_PRINT_CASE_(bool, Bool)
+      ET_PRINT_CASE_(::executorch::aten::BFloat16, BFloat16)
+      ET_PRINT_CASE_(uint16_t, UInt16)
+      ET_PRINT_CASE_(uint32_t, UInt32)
+      ET_PRINT_CASE_(uint64_t, UInt64)
+#undef ET_PRINT_CASE_
+      default:
+        break;
+    }
+  }
+  if (!printed) {
+    os << "<" << (data == nullptr ? "no data" : "unprintable dtype ") 
+       << (data == nullptr ? "" : toString(type)) << ">";
+  }
+  os << ")";
+}
+
+} // namespace
+
+std::ostream& operator<<(std::ostream& os, const EValue& value) {
+  switch (value.tag) {
+    case Tag::None:
+      os << "None";
+      break;
+    case Tag::Bool:
+      print_bool(os, value.toBool());
+      break;
+    case Tag::Int:
+      os << value.toInt();
+      break;
+    case Tag::Double:
+      print_double(os, value.toDouble());
+      break;
+    case Tag::String: {
+      os << "\"" << value.toString() << "\"";
+      break;
+    }
+    case Tag::Tensor:
+      print_tensor(os, value.toTensor());
+      break;
+    case Tag::ListBool: {
+      auto l = value.toBoolList();
+      os << "(len=" << l.size() << ")";
+      print_sequence(os, l.size(), [&](size_t i) { print_bool(os, l[i]); });
+      break;
+    }
+    case Tag::ListInt: {
+      auto l = value.toIntList();
+      os << "(len=" << l.size() << ")";
+      print_sequence(os, l.size(), [&](size_t i) { os << l[i]; });
+      break;
+    }
+    case Tag::ListDouble: {
+      auto l = value.toDoubleList();
+      os << "(len=" << l.size() << ")";
+      print_sequence(os, l.size(), [&](size_t i) { print_double(os, l[i]); });
+      break;
+    }
+    case Tag::ListTensor: {
+      auto l = value.toTensorList();
+      os << "(len=" << l.size() << ")";
+      print_sequence(os, l.size(), [&](size_t i) { print_tensor(os, l[i]); });
+      break;
+    }
+    case Tag::ListOptionalTensor: {
+      auto l = value.toListOptionalTensor();
+      os << "(len=" << l.size() << ")";
+      print_sequence(os, l.size(), [&](size_t i) {
+        if (l[i].has_value()) {
+          print_tensor(os, *l[i]);
+        } else {
+          os << "None";
+        }
+      });
+      break;
+    }
+    default:
+      os << "<Unknown EValue tag " << static_cast<int>(value.tag) << ">";
+      break;
+  }
+  return os;
+}
+
+} // namespace runtime
+} // namespace executorch
