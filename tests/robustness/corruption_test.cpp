@@ -81,10 +81,29 @@ TEST_F(Corruption, ConformancePrograms) {
 TEST_F(Corruption, WriterBuiltPrograms) {
   Totals t;
   for (const auto& p : et_fuzz::seed_programs()) {
-    run_variants(p.first, p.second, /*max truncations*/ 400, &t);
+    run_variants(p.first, p.second, /*every length*/ 0, &t);
   }
   print("writer-built", t);
   EXPECT_GT(t.o.load_failed, 0u);
+}
+
+// The uncorrupted seeds: the ones that only need the portable add/mul
+// kernels must run when those kernels are registered.
+TEST_F(Corruption, UncorruptedSeedsRun) {
+  const bool have_kernels =
+      ::executorch::runtime::registry_has_op_function("aten::add.out") &&
+      ::executorch::runtime::registry_has_op_function("aten::mul.out");
+  for (const auto& p : et_fuzz::seed_programs()) {
+    et_fuzz::Outcomes o;
+    const auto e = et_fuzz::load_and_run(p.second.data(), p.second.size(), &o);
+    std::printf("seed %s: error %d, executed methods %zu\n", p.first.c_str(),
+                static_cast<int>(e), o.executed);
+    EXPECT_EQ(o.load_failed, 0u) << p.first;
+    if (have_kernels && (p.first == "add" || p.first == "two_methods" ||
+                         p.first == "constant_segment" || p.first == "constant_buffer")) {
+      EXPECT_EQ(e, ::executorch::runtime::Error::Ok) << p.first;
+    }
+  }
 }
 
 TEST_F(Corruption, EmptyAndTinyInputs) {
