@@ -1,0 +1,201 @@
+// Module (and prepare_input_tensors) against the upstream-exported add.pte:
+// forward(a: float[1], b: float[1]) = a + b.
+#include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/extension/data_loader/file_data_loader.h>
+#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/extension/module/module.h>
+#include <executorch/extension/runner_util/inputs.h>
+#include <executorch/extension/tensor/tensor.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+using executorch::aten::ScalarType;
+using executorch::extension::FileDataLoader;
+using executorch::extension::from_blob;
+using executorch::extension::make_tensor_ptr;
+using executorch::extension::Module;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using executorch::runtime::Program;
+
+namespace {
+
+std::string conformance(const char* name) {
+  const char* dir = std::getenv("ET_CONFORMANCE_DIR");
+  return std::string(dir != nullptr ? dir : ET_CONFORMANCE_DIR_DEFAULT) + "/" + name;
+}
+
+class ModuleTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { executorch::runtime::runtime_init(); }
+  std::string add_ = conformance("add.pte");
+};
+
+float run_add(Module& m, float a, float b) {
+  auto ta = make_tensor_ptr({1}, {a});
+  auto tb = make_tensor_ptr({1}, {b});
+  auto out = m.forward({ta, tb});
+  EXPECT_TRUE(out.ok()) << "error 0x" << std::hex << (uint32_t)out.error();
+  if (!out.ok()) return -1e30f;
+  EXPECT_EQ(out->size(), 1u);
+  return (*out)[0].toTensor().const_data_ptr<float>()[0];
+}
+
+TEST_F(ModuleTest, LoadsAndDescribesTheProgram) {
+  Module m(add_);
+  EXPECT_FALSE(m.is_loaded());
+  ASSERT_EQ(m.load(), Error::Ok);
+  EXPECT_TRUE(m.is_loaded());
+  ASSERT_NE(m.program(), nullptr);
+  EXPECT_EQ(m.num_methods().get(), 1u);
+  auto names = m.method_names();
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->count("forward"), 1u);
+  auto meta = m.method_meta("forward");
+  ASSERT_TRUE(meta.ok());
+  EXPECT_EQ(meta->num_inputs(), 2u);
+  EXPECT_EQ(meta->num_outputs(), 1u);
+  EXPECT_EQ(meta->num_memory_planned_buffers(), 1u);
+  EXPECT_EQ(meta->memory_planned_buffer_size(0).get(), 48);
+  EXPECT_FALSE(m.method_meta("nope").ok());
+}
+
+TEST_F(ModuleTest, MissingFileFailsToLoad) {
+  Module m(add_ + ".missing");
+  EXPECT_EQ(m.load(), Error::AccessFailed);
+  EXPECT_FALSE(m.is_loaded());
+  EXPECT_FALSE(m.forward().ok());
+}
+
+TEST_F(ModuleTest, LoadMethodAllocatesPlannedMemory) {
+  Module m(add_);
+  EXPECT_FALSE(m.is_method_loaded("forward"));
+  ASSERT_EQ(m.load_method("forward"), Error::Ok);
+  EXPECT_TRUE(m.is_method_loaded("forward"));
+  EXPECT_NE(m.load_method("missing"), Error::Ok);
+  EXPECT_TRUE(m.unload_method("forward"));
+  EXPECT_FALSE(m.unload_method("forward"));
+  EXPECT_FALSE(m.is_method_loaded("forward"));
+}
+
+TEST_F(ModuleTest, ForwardAdds) {
+  Module m(add_);
+  EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f);
+  EXPECT_EQ(run_add(m, 1.f, 1.f), 2.f);
+}
+
+TEST_F(ModuleTest, EveryLoadModeRuns) {
+  for (auto mode : {Module::LoadMode::File, Module::LoadMode::Mmap,
+                    Module::LoadMode::MmapUseMlockIgnoreErrors,
+                    Module::LoadMode::MmapUseMadvise}) {
+    Module m(add_, mode);
+    EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f) << static_cast<int>(mode);
+  }
+}
+
+TEST_F(ModuleTest, LoaderAndProgramConstructors) {
+  auto loader = FileDataLoader::from(add_.c_str());
+  ASSERT_TRUE(loader.ok());
+  Module from_loader(std::make_unique<FileDataLoader>(std::move(loader.get())));
+  EXPECT_EQ(run_add(from_loader, 3.5f, -1.25f), 2.25f);
+
+  std::ifstream f(add_, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)),
+                          std::istreambuf_iterator<char>());
+  executorch::extension::BufferDataLoader buf(bytes.data(), bytes.size());
+  auto program = Program::load(&buf);
+  ASSERT_TRUE(program.ok());
+  Module from_program(std::make_shared<Program>(std::move(program.get())));
+  EXPECT_TRUE(from_program.is_loaded());
+  EXPECT_EQ(run_add(from_program, 3.5f, -1.25f), 2.25f);
+
+  Module shared(add_, Module::LoadMode::File, nullptr, nullptr, nullptr,
+                /*share_memory_arenas=*/true);
+  EXPECT_EQ(run_add(shared, 3.5f, -1.25f), 2.25f);
+}
+
+TEST_F(ModuleTest, PresetInputsGetAndOutputs) {
+  Module m(add_);
+  float a = 3.5f, b = -1.25f;
+  auto ta = from_blob(&a, {1});
+  auto tb = from_blob(&b, {1});
+  ASSERT_EQ(m.set_input(ta, 0), Error::Ok);
+  ASSERT_EQ(m.set_input("forward", tb, 1), Error::Ok);
+  EXPECT_EQ(m.set_input(ta, 2), Error::InvalidArgument);
+  auto out = m.get("forward");
+  ASSERT_TRUE(out.ok()) << (uint32_t)out.error();
+  EXPECT_EQ(out->toTensor().const_data_ptr<float>()[0], 2.25f);
+
+  ASSERT_EQ(m.set_inputs({ta, ta}), Error::Ok);
+  EXPECT_EQ(m.set_inputs({ta}), Error::InvalidArgument);
+  auto again = m.forward();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)[0].toTensor().const_data_ptr<float>()[0], 7.f);
+
+  auto outs = m.get_outputs();
+  ASSERT_TRUE(outs.ok());
+  EXPECT_EQ((*outs)[0].toTensor().const_data_ptr<float>()[0], 7.f);
+  auto o0 = m.get_output(0);
+  ASSERT_TRUE(o0.ok());
+  EXPECT_EQ(o0->toTensor().const_data_ptr<float>()[0], 7.f);
+  EXPECT_EQ(m.get_output(1).error(), Error::InvalidArgument);
+
+  // One argument overrides the first stored input only.
+  float c = 1.f;
+  auto single = m.forward(from_blob(&c, {1}));
+  ASSERT_TRUE(single.ok());
+  EXPECT_EQ((*single)[0].toTensor().const_data_ptr<float>()[0], 4.5f);
+  EXPECT_EQ(m.set_output(EValue(int64_t(1))), Error::InvalidArgument);
+}
+
+TEST_F(ModuleTest, WrongInputsAreRejected) {
+  Module m(add_);
+  auto wrong_shape = make_tensor_ptr({2}, {1.f, 2.f});
+  auto ok = make_tensor_ptr({1}, {1.f});
+  EXPECT_FALSE(m.forward({wrong_shape, ok}).ok());
+  EXPECT_FALSE(m.forward({ok, ok, ok}).ok());
+}
+
+TEST_F(ModuleTest, PrepareInputTensorsFillsOnes) {
+  Module m(add_);
+  ASSERT_EQ(m.load_method("forward"), Error::Ok);
+  auto meta = m.method_meta("forward");
+  ASSERT_TRUE(meta.ok());
+  // Through Program/Method directly, as executor_runner does.
+  auto loader = FileDataLoader::from(add_.c_str());
+  ASSERT_TRUE(loader.ok());
+  auto program = Program::load(&loader.get());
+  ASSERT_TRUE(program.ok());
+  std::vector<uint8_t> arena(48);
+  executorch::runtime::Span<uint8_t> spans[] = {{arena.data(), arena.size()}};
+  executorch::runtime::HierarchicalAllocator planned({spans, 1});
+  executorch::extension::MallocMemoryAllocator method_alloc;
+  executorch::runtime::MemoryManager mm(&method_alloc, &planned);
+  auto loaded = program->load_method("forward", &mm);
+  ASSERT_TRUE(loaded.ok()) << (uint32_t)loaded.error();
+  {
+    auto cleanup = executorch::extension::prepare_input_tensors(*loaded);
+    ASSERT_TRUE(cleanup.ok()) << (uint32_t)cleanup.error();
+    ASSERT_EQ(loaded->execute(), Error::Ok);
+    EXPECT_EQ(loaded->get_output(0).toTensor().const_data_ptr<float>()[0], 2.f);
+  }
+  float a = 3.5f, b = -1.25f;
+  std::vector<std::pair<char*, size_t>> bufs = {
+      {reinterpret_cast<char*>(&a), 4}, {reinterpret_cast<char*>(&b), 4}};
+  auto cleanup = torch::executor::util::prepare_input_tensors(*loaded, {}, bufs);
+  ASSERT_TRUE(cleanup.ok());
+  ASSERT_EQ(loaded->execute(), Error::Ok);
+  EXPECT_EQ(loaded->get_output(0).toTensor().const_data_ptr<float>()[0], 2.25f);
+  bufs[0].second = 3;
+  EXPECT_EQ(executorch::extension::prepare_input_tensors(*loaded, {}, bufs).error(),
+            Error::InvalidArgument);
+}
+
+} // namespace
