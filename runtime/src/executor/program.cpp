@@ -39,6 +39,7 @@ Error load_into_state(ProgramState* st, DataLoader* loader,
       st->file_size < internal::kPteHeaderProbeSize ? st->file_size
                                                     : internal::kPteHeaderProbeSize;
   size_t program_size = st->file_size;
+  st->segment_base_offset = program_size;
   {
     auto head = loader->load(0, probe,
                              DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));

@@ -16,7 +16,7 @@ Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size,
   }
   const uint32_t length = read_le32(data + 12);
   if (length < 24 || size < 8 + size_t(length >= 32 ? 32 : 24)) {
-    ET_LOG(Error, "Extended header length %u is invalid (need >= 24)", length);
+    ET_LOG(Error, "Extended header length %u is invalid or longer than the %zu bytes read", length, size);
     return Error::InvalidProgram;
   }
   h.present = true;
