@@ -303,8 +303,9 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   outputs.handles.assign(n_out, nullptr);
   const int32_t rc = model->api().run(model->container(), inputs.handles.data(), n_in,
                                       outputs.handles.data(), n_out, stream, nullptr);
-  // Whatever the model left of the inputs is ours to drop.
-  inputs.drop();
+  // The model took ownership of every input handle (it deletes them during
+  // Run, whether or not it nulls the slots): never delete them here.
+  for (auto& h : inputs.handles) h = nullptr;
   if (rc != 0) {
     ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerRun failed (%d)",
            model->label().c_str(), rc);
