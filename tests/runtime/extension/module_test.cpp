@@ -121,6 +121,46 @@ TEST_F(ModuleTest, LoaderAndProgramConstructors) {
   EXPECT_EQ(run_add(shared, 3.5f, -1.25f), 2.25f);
 }
 
+std::string models(const char* rel) {
+  return std::string(ET_MODELS_DIR_DEFAULT) + "/" + rel;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+// .ptd data maps are opened and parsed by load(); add.pte refers to no
+// named data, so any valid .ptd file serves.
+TEST_F(ModuleTest, DataMapFiles) {
+  const std::string ptd = models("cuda/mlp/aoti_cuda_blob.ptd");
+  const std::string ptd2 = models("cuda/conv/aoti_cuda_blob.ptd");
+  if (!exists(ptd) || !exists(ptd2)) {
+    GTEST_SKIP() << "no .ptd fixtures under " << ET_MODELS_DIR_DEFAULT;
+  }
+  Module with_map(add_, ptd);
+  ASSERT_EQ(with_map.load(), Error::Ok);
+  EXPECT_EQ(run_add(with_map, 3.5f, -1.25f), 2.25f);
+
+  Module two(add_, std::vector<std::string>{ptd, ptd2}, Module::LoadMode::Mmap);
+  ASSERT_EQ(two.load(), Error::Ok);
+  EXPECT_EQ(run_add(two, 1.f, 2.f), 3.f);
+
+  Module missing(add_, ptd + ".missing");
+  EXPECT_EQ(missing.load(), Error::AccessFailed);
+  EXPECT_FALSE(missing.is_loaded());
+
+  // A .pte is not a .ptd.
+  Module not_a_map(add_, add_);
+  EXPECT_NE(not_a_map.load(), Error::Ok);
+
+  auto pte_loader = FileDataLoader::from(add_.c_str());
+  auto ptd_loader = FileDataLoader::from(ptd.c_str());
+  ASSERT_TRUE(pte_loader.ok() && ptd_loader.ok());
+  Module via_loaders(std::make_unique<FileDataLoader>(std::move(pte_loader.get())),
+                     nullptr, nullptr, nullptr,
+                     std::make_unique<FileDataLoader>(std::move(ptd_loader.get())));
+  ASSERT_EQ(via_loaders.load(), Error::Ok);
+  EXPECT_EQ(run_add(via_loaders, 3.5f, -1.25f), 2.25f);
+}
+
 TEST_F(ModuleTest, PresetInputsGetAndOutputs) {
   Module m(add_);
   float a = 3.5f, b = -1.25f;
