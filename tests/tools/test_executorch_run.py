@@ -230,6 +230,30 @@ def case_missing_ptd():
           contains=("/nonexistent/weights.ptd",))
 
 
+def case_operator_missing():
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.environ["EXECUTORCH_DEMO_PTE"], "rb") as fh:
+            data = fh.read()
+        check(b"aten::mul" in data, "the demo program calls aten::mul")
+        f = os.path.join(d, "badop.pte")
+        with open(f, "wb") as fh:
+            fh.write(data.replace(b"aten::mul", b"aten::mux"))
+        fails(f, contains=("aten::mux.out", f), error="OperatorMissing")
+        out = ok("--info", f)
+        check("aten::mux.out" in out, "--info lists operators it cannot run")
+
+
+def case_truncated():
+    with open(ADD, "rb") as fh:
+        data = fh.read()
+    with tempfile.TemporaryDirectory() as d:
+        for n in (0, 7, 64, len(data) // 2, len(data) - 1):
+            f = os.path.join(d, f"cut{n}.pte")
+            with open(f, "wb") as fh:
+                fh.write(data[:n])
+            fails(f, contains=(f,))
+
+
 def case_info():
     out = ok("--info", ADD)
     for s in ("forward", "aten::add.out", "input 0: Tensor Float [1]",
