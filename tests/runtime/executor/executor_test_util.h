@@ -51,28 +51,45 @@ struct MethodMemory {
   std::unique_ptr<MemoryManager> manager;
 };
 
+// Kernels see untrusted programs in the malformed tests: check everything.
+inline bool float_like(const EValue* v, ssize_t numel) {
+  return v->isTensor() && v->toTensor().scalar_type() == ScalarType::Float &&
+         v->toTensor().numel() == numel &&
+         (numel == 0 || v->toTensor().const_data_ptr() != nullptr);
+}
+
 // Float kernels with upstream's argument layout: add.out(a, b, alpha, out, out)
 // and mul.out(a, b, out, out).
 inline void test_add_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  if (args.size() != 5) return ctx.fail(Error::InvalidArgument);
+  if (args.size() != 5 || !args[3]->isTensor() || !args[2]->isInt()) {
+    return ctx.fail(Error::InvalidArgument);
+  }
+  const ssize_t n = args[3]->toTensor().numel();
+  if (!float_like(args[0], n) || !float_like(args[1], n) || !float_like(args[3], n)) {
+    return ctx.fail(Error::InvalidArgument);
+  }
   const Tensor& a = args[0]->toTensor();
   const Tensor& b = args[1]->toTensor();
   const double alpha = double(args[2]->toInt());
   Tensor& out = args[3]->toTensor();
   for (ssize_t i = 0; i < out.numel(); ++i) {
-    out.mutable_data_ptr<float>()[i] = float(a.const_data_ptr<float>()[i % a.numel()] +
-                                             alpha * b.const_data_ptr<float>()[i % b.numel()]);
+    out.mutable_data_ptr<float>()[i] = float(a.const_data_ptr<float>()[i] +
+                                             alpha * b.const_data_ptr<float>()[i]);
   }
 }
 
 inline void test_mul_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  if (args.size() != 4) return ctx.fail(Error::InvalidArgument);
+  if (args.size() != 4 || !args[2]->isTensor()) return ctx.fail(Error::InvalidArgument);
+  const ssize_t n = args[2]->toTensor().numel();
+  if (!float_like(args[0], n) || !float_like(args[1], n) || !float_like(args[2], n)) {
+    return ctx.fail(Error::InvalidArgument);
+  }
   const Tensor& a = args[0]->toTensor();
   const Tensor& b = args[1]->toTensor();
   Tensor& out = args[2]->toTensor();
   for (ssize_t i = 0; i < out.numel(); ++i) {
     out.mutable_data_ptr<float>()[i] =
-        a.const_data_ptr<float>()[i % a.numel()] * b.const_data_ptr<float>()[i % b.numel()];
+        a.const_data_ptr<float>()[i] * b.const_data_ptr<float>()[i];
   }
 }
 
