@@ -27,8 +27,9 @@ else
     "-Dcpp_link_args=$link" >/dev/null
 fi
 harnesses=()
+targets=$(ninja -C build-fuzz -t targets all)
 for h in fuzz_program fuzz_flat_tensor fuzz_cuda_payload; do
-  if ninja -C build-fuzz -t targets all | grep -q "^tests/fuzz/$h:"; then
+  if grep -q "^tests/fuzz/$h:" <<<"$targets"; then
     harnesses+=("$h")
   fi
 done
@@ -36,7 +37,9 @@ ninja -C build-fuzz -j"$jobs" tests/fuzz/seeds.stamp \
   "${harnesses[@]/#/tests/fuzz/}"
 echo "== fuzz build done at $(( $(date +%s) - start ))s: ${harnesses[*]:-none}"
 
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
+# libFuzzer's libstdc++ is NEEDED before the shared ASan runtime: that
+# order is fine here, so the runtime's link-order check is turned off.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

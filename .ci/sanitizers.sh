@@ -47,7 +47,8 @@ else
   meson setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true \
     -Dcuda=disabled >/dev/null
 fi
-if ninja -C build-tsan -t targets all | grep -q '^tests/runtime/concurrency/concurrency_test:'; then
+tsan_targets=$(ninja -C build-tsan -t targets all)
+if grep -q '^tests/runtime/concurrency/concurrency_test:' <<<"$tsan_targets"; then
   ninja -C build-tsan -j"$jobs" tests/runtime/concurrency/concurrency_test
   meson test -C build-tsan --no-rebuild --print-errorlogs concurrency
 else
