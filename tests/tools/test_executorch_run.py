@@ -315,6 +315,24 @@ def case_linear_constant_buffer():
     check(j["outputs"][0]["values"] == [5.0, 8.0, 11.0, 14.0], "3x + 2")
 
 
+def case_ptd():
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([os.environ["MAKE_PTD_FIXTURE"], d], check=True)
+        pte = os.path.join(d, "external.pte")
+        w = os.path.join(d, "w.ptd")
+        b = os.path.join(d, "b.ptd")
+        j = ok_json(pte, "--ptd", w, "--ptd", b)
+        check(j["outputs"][0]["values"] == [12.0, 23.0, 34.0, 45.0],
+              "x + w + b with the weights from two .ptd files")
+        j = ok_json(pte, "--ptd", b, "--ptd", w, "--input", "zeros")
+        check(j["outputs"][0]["values"] == [11.0, 22.0, 33.0, 44.0],
+              "the order of --ptd files does not matter for distinct keys")
+        fails(pte)
+        fails(pte, "--ptd", w)
+        fails(pte, "--ptd", w, "--ptd", ADD, contains=(ADD,))
+        fails(pte, "--ptd", os.path.join(d, "missing.ptd"), contains=("missing.ptd",))
+
+
 def main():
     if len(sys.argv) != 2 or not hasattr(sys.modules[__name__], "case_" + sys.argv[1]):
         print("usage: test_executorch_run.py CASE", file=sys.stderr)
