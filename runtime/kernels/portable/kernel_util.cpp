@@ -1,0 +1,293 @@
+#include "kernel_util.h"
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+bool check_nargs(KernelRuntimeContext& ctx, Args args, size_t n, const char* op) {
+  if (args.size() != n) {
+    PK_FAIL(ctx, op, "expected %zu arguments, got %zu", n, args.size());
+    return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i] == nullptr) {
+      PK_FAIL(ctx, op, "argument %zu is null", i);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool check_nargs2(KernelRuntimeContext& ctx, Args args, size_t n1, size_t n2,
+                  const char* op) {
+  if (args.size() != n1 && args.size() != n2) {
+    PK_FAIL(ctx, op, "expected %zu or %zu arguments, got %zu", n1, n2, args.size());
+    return false;
+  }
+  return check_nargs(ctx, args, args.size(), op);
+}
+
+Tensor* get_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op) {
+  EValue* v = args[i];
+  if (!v->isTensor()) {
+    PK_FAIL(ctx, op, "argument %zu must be a Tensor, got tag %s", i,
+            tag_to_string(v->tag));
+    return nullptr;
+  }
+  Tensor* t = &v->toTensor();
+  if (t->unsafeGetTensorImpl() == nullptr) {
+    PK_FAIL(ctx, op, "argument %zu has no TensorImpl", i);
+    return nullptr;
+  }
+  if (!is_computable(t->scalar_type())) {
+    PK_FAIL(ctx, op, "argument %zu has unsupported dtype %s", i,
+            toString(t->scalar_type()));
+    return nullptr;
+  }
+  if (t->numel() > 0 && t->const_data_ptr() == nullptr) {
+    PK_FAIL(ctx, op, "argument %zu has no data", i);
+    return nullptr;
+  }
+  return t;
+}
+
+bool get_opt_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                    Tensor** out) {
+  if (args[i]->isNone()) {
+    *out = nullptr;
+    return true;
+  }
+  *out = get_tensor(ctx, args, i, op);
+  return *out != nullptr;
+}
+
+bool get_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+             int64_t* out) {
+  if (!args[i]->isInt()) {
+    PK_FAIL(ctx, op, "argument %zu must be an Int, got tag %s", i,
+            tag_to_string(args[i]->tag));
+    return false;
+  }
+  *out = args[i]->toInt();
+  return true;
+}
+
+bool get_opt_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                 int64_t* out, bool* has) {
+  if (args[i]->isNone()) {
+    *has = false;
+    return true;
+  }
+  *has = true;
+  return get_int(ctx, args, i, op, out);
+}
+
+bool get_bool(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+              bool* out) {
+  if (!args[i]->isBool()) {
+    PK_FAIL(ctx, op, "argument %zu must be a Bool, got tag %s", i,
+            tag_to_string(args[i]->tag));
+    return false;
+  }
+  *out = args[i]->toBool();
+  return true;
+}
+
+bool get_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                double* out) {
+  if (args[i]->isDouble()) {
+    *out = args[i]->toDouble();
+    return true;
+  }
+  if (args[i]->isInt()) {
+    *out = static_cast<double>(args[i]->toInt());
+    return true;
+  }
+  PK_FAIL(ctx, op, "argument %zu must be a Double, got tag %s", i,
+          tag_to_string(args[i]->tag));
+  return false;
+}
+
+bool get_scalar(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                ScalarArg* out) {
+  const EValue* v = args[i];
+  if (v->isDouble()) {
+    out->d = v->toDouble();
+    out->i = sat_cast<int64_t>(out->d);
+    out->is_float = true;
+  } else if (v->isInt()) {
+    out->i = v->toInt();
+    out->d = static_cast<double>(out->i);
+  } else if (v->isBool()) {
+    out->i = v->toBool() ? 1 : 0;
+    out->d = static_cast<double>(out->i);
+    out->is_bool = true;
+  } else {
+    PK_FAIL(ctx, op, "argument %zu must be a Scalar, got tag %s", i,
+            tag_to_string(v->tag));
+    return false;
+  }
+  return true;
+}
+
+bool get_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                  IntList* out) {
+  const EValue* v = args[i];
+  if (!v->isIntList()) {
+    PK_FAIL(ctx, op, "argument %zu must be an int list, got tag %s", i,
+            tag_to_string(v->tag));
+    return false;
+  }
+  ArrayRef<EValue*> w = v->payload.copyable_union.as_int_list.wrapped();
+  if (w.size() > 2 * static_cast<size_t>(kMaxDim)) {
+    PK_FAIL(ctx, op, "argument %zu: int list of %zu entries is too long", i, w.size());
+    return false;
+  }
+  for (size_t k = 0; k < w.size(); ++k) {
+    if (w[k] == nullptr || !w[k]->isInt()) {
+      PK_FAIL(ctx, op, "argument %zu: list entry %zu is not an Int", i, k);
+      return false;
+    }
+    out->v[k] = w[k]->toInt();
+  }
+  out->n = w.size();
+  return true;
+}
+
+bool get_opt_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                      IntList* out, bool* has) {
+  if (args[i]->isNone()) {
+    *has = false;
+    out->n = 0;
+    return true;
+  }
+  *has = true;
+  return get_int_list(ctx, args, i, op, out);
+}
+
+bool get_string(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                std::string_view* out) {
+  if (!args[i]->isString()) {
+    PK_FAIL(ctx, op, "argument %zu must be a String, got tag %s", i,
+            tag_to_string(args[i]->tag));
+    return false;
+  }
+  *out = args[i]->toString();
+  return true;
+}
+
+bool norm_dim(KernelRuntimeContext& ctx, int64_t dim, int64_t rank, const char* op,
+              int64_t* out) {
+  const int64_t r = rank == 0 ? 1 : rank;
+  if (dim < -r || dim >= r) {
+    PK_FAIL(ctx, op, "dim %lld out of range for rank %lld", static_cast<long long>(dim),
+            static_cast<long long>(rank));
+    return false;
+  }
+  *out = dim < 0 ? dim + r : dim;
+  return true;
+}
+
+bool is_default_dim_order(const Tensor& t) {
+  const auto order = t.dim_order();
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != i) return false;
+  }
+  return true;
+}
+
+bool is_channels_last(const Tensor& t) {
+  if (t.dim() != 4) return false;
+  const auto o = t.dim_order();
+  return o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1;
+}
+
+bool require_contiguous(KernelRuntimeContext& ctx, const Tensor& t, const char* op) {
+  if (!is_default_dim_order(t)) {
+    PK_FAIL(ctx, op, "only the contiguous dim order is supported");
+    return false;
+  }
+  return true;
+}
+
+bool resize_out(KernelRuntimeContext& ctx, Tensor& out, ArrayRef<SizesType> sizes,
+                const char* op) {
+  if (static_cast<ssize_t>(sizes.size()) != out.dim()) {
+    PK_FAIL(ctx, op, "output has rank %zd, expected %zu", static_cast<ssize_t>(out.dim()),
+            sizes.size());
+    return false;
+  }
+  const Error e = out.unsafeGetTensorImpl()->internal_resize_contiguous(sizes);
+  if (e != Error::Ok) {
+    PK_FAIL(ctx, op, "cannot resize the output to the result shape");
+    return false;
+  }
+  if (out.numel() > 0 && out.mutable_data_ptr() == nullptr) {
+    PK_FAIL(ctx, op, "output has no data");
+    return false;
+  }
+  return true;
+}
+
+bool require_dtype_computable(KernelRuntimeContext& ctx, const Tensor& t,
+                              const char* op) {
+  if (!is_computable(t.scalar_type())) {
+    PK_FAIL(ctx, op, "unsupported dtype %s", toString(t.scalar_type()));
+    return false;
+  }
+  return true;
+}
+
+bool require_floating(KernelRuntimeContext& ctx, const Tensor& t, const char* op) {
+  if (!isFloatingType(t.scalar_type())) {
+    PK_FAIL(ctx, op, "dtype %s is not a floating type", toString(t.scalar_type()));
+    return false;
+  }
+  return true;
+}
+
+bool require_same_dtype(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                        const char* op) {
+  if (a.scalar_type() != b.scalar_type()) {
+    PK_FAIL(ctx, op, "dtype mismatch: %s vs %s", toString(a.scalar_type()),
+            toString(b.scalar_type()));
+    return false;
+  }
+  return true;
+}
+
+bool broadcast_shape(ArrayRef<SizesType> a, ArrayRef<SizesType> b, Shape* out) {
+  const size_t n = a.size() > b.size() ? a.size() : b.size();
+  if (n > static_cast<size_t>(kMaxDim)) return false;
+  out->n = static_cast<int>(n);
+  for (size_t i = 0; i < n; ++i) {
+    const SizesType sa = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const SizesType sb = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (sa == sb || sb == 1) {
+      out->s[i] = sa;
+    } else if (sa == 1) {
+      out->s[i] = sb;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+void broadcast_strides(ArrayRef<SizesType> in, const Shape& out, int64_t* strides) {
+  const size_t lead = static_cast<size_t>(out.n) - in.size();
+  int64_t running = 1;
+  for (int d = out.n - 1; d >= 0; --d) {
+    if (static_cast<size_t>(d) < lead) {
+      strides[d] = 0;
+      continue;
+    }
+    const SizesType s = in[static_cast<size_t>(d) - lead];
+    strides[d] = (s == 1) ? 0 : running;
+    running *= s;
+  }
+}
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch
