@@ -139,6 +139,13 @@ Error parse_tensor(MethodState* ms, const fb::Tensor* t, uint32_t vi, EValue* ou
                         static_cast<TensorShapeDynamism>(t->shape_dynamism()), device,
                         device_index);
   ET_CHECK_OK_OR_RETURN_ERROR(resolve_tensor_data(ms, t, impl, *nbytes, vi));
+  // A planned offset or constant offset from the file must leave the data
+  // aligned for its dtype: kernels access it as T* (found by fuzz_program).
+  const size_t esize = elementSizeOrZero(impl->scalar_type());
+  ET_CHECK_OR_RETURN_ERROR(
+      esize == 0 || reinterpret_cast<uintptr_t>(impl->data()) % esize == 0,
+      InvalidProgram, "Value %u: data at %p is not aligned for its %zu-byte dtype", vi,
+      impl->data(), esize);
   new (out) EValue(Tensor(impl));
   return Error::Ok;
 }
