@@ -291,3 +291,68 @@ void broadcast_strides(ArrayRef<SizesType> in, const Shape& out, int64_t* stride
 } // namespace portable
 } // namespace runtime
 } // namespace executorch
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+void strided_copy(ScalarType st, const void* src, int64_t src_off,
+                  const int64_t* src_strides, ScalarType dt, void* dst,
+                  const int64_t* dst_strides, const Shape& sizes) {
+  const int64_t total = sizes.numel();
+  if (total == 0) return;
+  const size_t es = elementSizeOrZero(st);
+  const bool same = st == dt;
+  const bool fp = isFloatingType(st) || isFloatingType(dt);
+  int64_t counter[kMaxDim] = {};
+  int64_t so = src_off, d_off = 0;
+  for (int64_t idx = 0; idx < total; ++idx) {
+    if (same) {
+      std::memcpy(static_cast<char*>(dst) + d_off * static_cast<int64_t>(es),
+                  static_cast<const char*>(src) + so * static_cast<int64_t>(es), es);
+    } else if (fp) {
+      store_d(dt, dst, static_cast<size_t>(d_off), load_d(st, src, static_cast<size_t>(so)));
+    } else {
+      store_i(dt, dst, static_cast<size_t>(d_off), load_i(st, src, static_cast<size_t>(so)));
+    }
+    for (int d = sizes.n - 1; d >= 0; --d) {
+      if (++counter[d] < sizes.s[d]) {
+        so += src_strides[d];
+        d_off += dst_strides[d];
+        break;
+      }
+      so -= src_strides[d] * (sizes.s[d] - 1);
+      d_off -= dst_strides[d] * (sizes.s[d] - 1);
+      counter[d] = 0;
+    }
+  }
+}
+
+void contiguous_strides(const Shape& s, int64_t* strides) {
+  int64_t running = 1;
+  for (int d = s.n - 1; d >= 0; --d) {
+    strides[d] = running;
+    running *= s.s[d] == 0 ? 1 : s.s[d];
+  }
+}
+
+void tensor_strides(const Tensor& t, int64_t* strides) {
+  for (ssize_t d = 0; d < t.dim(); ++d) strides[d] = t.strides()[d];
+}
+
+void copy_convert(const Tensor& src, Tensor& dst) {
+  int64_t ss[kMaxDim], ds[kMaxDim];
+  tensor_strides(src, ss);
+  tensor_strides(dst, ds);
+  if (src.scalar_type() == dst.scalar_type() && is_default_dim_order(src) &&
+      is_default_dim_order(dst)) {
+    if (src.nbytes() > 0) std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+    return;
+  }
+  strided_copy(src.scalar_type(), src.const_data_ptr(), 0, ss, dst.scalar_type(),
+               dst.mutable_data_ptr(), ds, shape_of(src));
+}
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch

@@ -262,3 +262,32 @@ void for_each_broadcast(const Shape& out, const int64_t (&strides)[K][kMaxDim], 
 } // namespace portable
 } // namespace runtime
 } // namespace executorch
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+// Copies the elements of a strided view of `src` (element sizes `sizes`,
+// element strides `src_strides`, starting at element `src_off`) to `dst`
+// laid out by `dst_strides`, converting from dtype `st` to `dt`.
+void strided_copy(ScalarType st, const void* src, int64_t src_off,
+                  const int64_t* src_strides, ScalarType dt, void* dst,
+                  const int64_t* dst_strides, const Shape& sizes);
+
+// Contiguous strides of a shape (elements).
+void contiguous_strides(const Shape& s, int64_t* strides);
+
+// Strides of a tensor as int64 (elements).
+void tensor_strides(const Tensor& t, int64_t* strides);
+
+// A view size with at most one -1 (inferred) for `numel` elements.
+bool infer_view_shape(KernelRuntimeContext& ctx, const IntList& size, int64_t numel,
+                      const char* name, Shape* s);
+
+// Copies (with dtype conversion) a whole tensor into another of the same
+// sizes, honouring each one's own dim order.
+void copy_convert(const Tensor& src, Tensor& dst);
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch

@@ -1,0 +1,363 @@
+// Reductions: _softmax, _log_softmax, mean.dim, sum.IntList, amax, argmax.
+#include <cmath>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+namespace {
+
+// The split of a tensor around one dim: outer x size x inner.
+struct DimSplit {
+  int64_t outer = 1, size = 1, inner = 1;
+};
+DimSplit split_at(const Tensor& t, int64_t dim) {
+  DimSplit s;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t v = t.sizes()[d];
+    if (d < dim) s.outer *= v;
+    else if (d == dim) s.size = v;
+    else s.inner *= v;
+  }
+  return s;
+}
+
+void softmax_impl(KernelRuntimeContext& ctx, Args args, const char* name, bool log) {
+  if (!check_nargs(ctx, args, 5, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  int64_t dim;
+  bool half_to_float;
+  if (!get_int(ctx, args, 1, name, &dim) || !get_bool(ctx, args, 2, name, &half_to_float)) {
+    return;
+  }
+  Tensor* out = get_tensor(ctx, args, 3, name);
+  if (out == nullptr) return;
+  if (half_to_float) {
+    PK_FAIL(ctx, name, "half_to_float=True is not supported");
+    return;
+  }
+  if (!require_floating(ctx, *in, name) || !require_same_dtype(ctx, *in, *out, name) ||
+      !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
+      !norm_dim(ctx, dim, in->dim(), name, &dim) ||
+      !resize_out(ctx, *out, in->sizes(), name)) {
+    return;
+  }
+  const DimSplit s = in->dim() == 0 ? DimSplit{} : split_at(*in, dim);
+  const ScalarType t = in->scalar_type();
+  const void* ip = in->const_data_ptr();
+  void* op = out->mutable_data_ptr();
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t i = 0; i < s.inner; ++i) {
+      const int64_t base = o * s.size * s.inner + i;
+      double mx = -INFINITY;
+      for (int64_t d = 0; d < s.size; ++d) {
+        const double v = load_d(t, ip, static_cast<size_t>(base + d * s.inner));
+        if (std::isnan(v) || v > mx) mx = v;
+        if (std::isnan(v)) break;
+      }
+      double sum = 0;
+      for (int64_t d = 0; d < s.size; ++d) {
+        sum += std::exp(load_d(t, ip, static_cast<size_t>(base + d * s.inner)) - mx);
+      }
+      const double lse = std::log(sum);
+      for (int64_t d = 0; d < s.size; ++d) {
+        const size_t idx = static_cast<size_t>(base + d * s.inner);
+        const double x = load_d(t, ip, idx) - mx;
+        store_d(t, op, idx, log ? x - lse : std::exp(x) / sum);
+      }
+    }
+  }
+}
+
+// Which dims a reduction covers, and the output shape.
+struct Reduce {
+  bool mask[kMaxDim] = {};
+  Shape out;
+};
+
+// dims: the list (empty or None = all dims).
+bool plan_reduce(KernelRuntimeContext& ctx, const Tensor& in, const IntList& dims,
+                 bool has_dims, bool keepdim, const char* name, Reduce* r) {
+  const int64_t rank = in.dim();
+  if (!has_dims || dims.n == 0) {
+    for (int64_t d = 0; d < rank; ++d) r->mask[d] = true;
+  } else {
+    for (size_t i = 0; i < dims.n; ++i) {
+      int64_t d;
+      if (!norm_dim(ctx, dims.v[i], rank, name, &d)) return false;
+      if (rank == 0) continue;
+      if (r->mask[d]) {
+        PK_FAIL(ctx, name, "dim %lld appears twice", static_cast<long long>(d));
+        return false;
+      }
+      r->mask[d] = true;
+    }
+  }
+  r->out.n = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!r->mask[d]) {
+      r->out.s[r->out.n++] = in.sizes()[d];
+    } else if (keepdim) {
+      r->out.s[r->out.n++] = 1;
+    }
+  }
+  return true;
+}
+
+// Calls f(out_index, in_offset) for every input element.
+template <typename F>
+void for_each_reduce(const Tensor& in, const Reduce& r, F f) {
+  const Shape s = shape_of(in);
+  const int64_t total = s.numel();
+  if (total == 0) return;
+  // Output stride of each input dim (0 on reduced dims).
+  int64_t ostr[kMaxDim] = {};
+  int64_t running = 1;
+  for (int d = s.n - 1; d >= 0; --d) {
+    if (!r.mask[d]) {
+      ostr[d] = running;
+      running *= s.s[d];
+    }
+  }
+  int64_t counter[kMaxDim] = {};
+  int64_t o = 0;
+  for (int64_t idx = 0; idx < total; ++idx) {
+    f(static_cast<size_t>(o), static_cast<size_t>(idx));
+    for (int d = s.n - 1; d >= 0; --d) {
+      if (++counter[d] < s.s[d]) {
+        o += ostr[d];
+        break;
+      }
+      o -= ostr[d] * (s.s[d] - 1);
+      counter[d] = 0;
+    }
+  }
+}
+
+// sum/mean: self, dim?, keepdim, dtype?, out
+void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean) {
+  if (!check_nargs(ctx, args, 6, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  IntList dims;
+  bool has_dims = false, keepdim = false;
+  if (!get_opt_int_list(ctx, args, 1, name, &dims, &has_dims) ||
+      !get_bool(ctx, args, 2, name, &keepdim)) {
+    return;
+  }
+  int64_t dtype = 0;
+  bool has_dtype = false;
+  if (!get_opt_int(ctx, args, 3, name, &dtype, &has_dtype)) return;
+  Tensor* out = get_tensor(ctx, args, 4, name);
+  if (out == nullptr) return;
+  const ScalarType ot = out->scalar_type();
+  if (has_dtype && dtype != static_cast<int64_t>(ot)) {
+    PK_FAIL(ctx, name, "dtype argument differs from the output's dtype");
+    return;
+  }
+  if (mean && !isFloatingType(ot)) {
+    PK_FAIL(ctx, name, "mean needs a floating output, got %s", toString(ot));
+    return;
+  }
+  if (!has_dtype && !canCast(in->scalar_type(), ot)) {
+    PK_FAIL(ctx, name, "cannot write %s into %s", toString(in->scalar_type()), toString(ot));
+    return;
+  }
+  Reduce r;
+  if (!require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
+      !plan_reduce(ctx, *in, dims, has_dims, keepdim, name, &r) ||
+      !resize_out(ctx, *out, r.out, name)) {
+    return;
+  }
+  const size_t on = static_cast<size_t>(out->numel());
+  const int64_t count = on == 0 ? 0 : in->numel() / static_cast<int64_t>(on);
+  const ScalarType it = in->scalar_type();
+  const void* ip = in->const_data_ptr();
+  void* op = out->mutable_data_ptr();
+  if (isFloatingType(ot) || isFloatingType(it)) {
+    // Accumulate in double in place of the output (float outputs round).
+    // Use a two-pass scheme per output element through the output buffer is
+    // lossy for narrow dtypes, so accumulate per element in a local array
+    // when small, else in chunks of the output.
+    // Reduced dims all trailing: each output is a contiguous run.
+    bool trailing = true;
+    bool seen = false;
+    for (int64_t d = 0; d < in->dim(); ++d) {
+      if (r.mask[d]) seen = true;
+      else if (seen) trailing = false;
+    }
+    if (trailing) {
+      for (size_t j = 0; j < on; ++j) {
+        double a = 0;
+        for (int64_t c = 0; c < count; ++c) a += load_d(it, ip, j * static_cast<size_t>(count) + static_cast<size_t>(c));
+        store_d(ot, op, j, mean ? a / static_cast<double>(count) : a);
+      }
+      return;
+    }
+    constexpr size_t kChunk = 256;
+    double acc[kChunk];
+    Reduce rr = r;
+    (void)rr;
+    for (size_t base = 0; base < on || (on == 0 && base == 0); base += kChunk) {
+      if (on == 0) break;
+      const size_t len = on - base < kChunk ? on - base : kChunk;
+      for (size_t j = 0; j < len; ++j) acc[j] = 0;
+      for_each_reduce(*in, r, [&](size_t o, size_t i) {
+        if (o >= base && o < base + len) acc[o - base] += load_d(it, ip, i);
+      });
+      for (size_t j = 0; j < len; ++j) {
+        store_d(ot, op, base + j, mean ? acc[j] / static_cast<double>(count) : acc[j]);
+      }
+    }
+  } else {
+    for (size_t j = 0; j < on; ++j) store_i(ot, op, j, 0);
+    for_each_reduce(*in, r, [&](size_t o, size_t i) {
+      store_i(ot, op, o, wrap_add(load_i(ot, op, o), load_i(it, ip, i)));
+    });
+  }
+}
+
+} // namespace
+
+void softmax_out(KernelRuntimeContext& ctx, Args args) {
+  softmax_impl(ctx, args, "aten::_softmax.out", false);
+}
+void log_softmax_out(KernelRuntimeContext& ctx, Args args) {
+  softmax_impl(ctx, args, "aten::_log_softmax.out", true);
+}
+void mean_dim_out(KernelRuntimeContext& ctx, Args args) {
+  sum_mean(ctx, args, "aten::mean.out", true);
+}
+void sum_intlist_out(KernelRuntimeContext& ctx, Args args) {
+  sum_mean(ctx, args, "aten::sum.IntList_out", false);
+}
+
+// amax.out(self, dim=[], keepdim=False, *, out) -> out
+void amax_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::amax.out";
+  if (!check_nargs(ctx, args, 5, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  IntList dims;
+  bool keepdim = false;
+  if (!get_int_list(ctx, args, 1, name, &dims) || !get_bool(ctx, args, 2, name, &keepdim)) {
+    return;
+  }
+  Tensor* out = get_tensor(ctx, args, 3, name);
+  if (out == nullptr) return;
+  Reduce r;
+  if (!require_same_dtype(ctx, *in, *out, name) || !require_contiguous(ctx, *in, name) ||
+      !require_contiguous(ctx, *out, name) ||
+      !plan_reduce(ctx, *in, dims, true, keepdim, name, &r) ||
+      !resize_out(ctx, *out, r.out, name)) {
+    return;
+  }
+  if (in->numel() == 0 && out->numel() > 0) {
+    PK_FAIL(ctx, name, "cannot reduce over an empty dimension");
+    return;
+  }
+  const ScalarType t = in->scalar_type();
+  const void* ip = in->const_data_ptr();
+  void* op = out->mutable_data_ptr();
+  const size_t on = static_cast<size_t>(out->numel());
+  // Marks which outputs got their first value (outputs are at most numel).
+  if (isFloatingType(t)) {
+    for (size_t j = 0; j < on; ++j) store_d(t, op, j, -INFINITY);
+    for_each_reduce(*in, r, [&](size_t o, size_t i) {
+      const double v = load_d(t, ip, i), cur = load_d(t, op, o);
+      if (std::isnan(cur)) return;
+      if (std::isnan(v) || v > cur) store_d(t, op, o, v);
+    });
+  } else {
+    bool first_pass = true;
+    (void)first_pass;
+    // Seed each output with its first input by a pass that always writes the
+    // max of (current, v), starting from the dtype's lowest value.
+    const int64_t lowest = t == ScalarType::Byte || t == ScalarType::Bool ? 0
+                           : t == ScalarType::Char ? INT8_MIN
+                           : t == ScalarType::Short ? INT16_MIN
+                           : t == ScalarType::Int ? INT32_MIN
+                                                  : INT64_MIN;
+    for (size_t j = 0; j < on; ++j) store_i(t, op, j, lowest);
+    for_each_reduce(*in, r, [&](size_t o, size_t i) {
+      const int64_t v = load_i(t, ip, i);
+      if (v > load_i(t, op, o)) store_i(t, op, o, v);
+    });
+  }
+}
+
+// argmax.out(self, dim=None, keepdim=False, *, out) -> out
+void argmax_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::argmax.out";
+  if (!check_nargs(ctx, args, 5, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  int64_t dim = 0;
+  bool has_dim = false, keepdim = false;
+  if (!get_opt_int(ctx, args, 1, name, &dim, &has_dim) ||
+      !get_bool(ctx, args, 2, name, &keepdim)) {
+    return;
+  }
+  Tensor* out = get_tensor(ctx, args, 3, name);
+  if (out == nullptr) return;
+  if (out->scalar_type() != ScalarType::Long) {
+    PK_FAIL(ctx, name, "output must be int64, got %s", toString(out->scalar_type()));
+    return;
+  }
+  if (in->scalar_type() == ScalarType::Bool) {
+    PK_FAIL(ctx, name, "bool input is not supported");
+    return;
+  }
+  if (!require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name)) return;
+  if (in->numel() == 0) {
+    PK_FAIL(ctx, name, "argmax of an empty tensor");
+    return;
+  }
+  const ScalarType t = in->scalar_type();
+  const void* ip = in->const_data_ptr();
+  int64_t* op = out->mutable_data_ptr<int64_t>();
+  DimSplit s;
+  Shape os;
+  if (!has_dim) {
+    s.size = in->numel();
+    os.n = keepdim ? static_cast<int>(in->dim()) : 0;
+    for (int d = 0; d < os.n; ++d) os.s[d] = 1;
+  } else {
+    if (!norm_dim(ctx, dim, in->dim(), name, &dim)) return;
+    if (in->dim() > 0) {
+      s = split_at(*in, dim);
+      if (s.size == 0) {
+        PK_FAIL(ctx, name, "argmax over an empty dimension");
+        return;
+      }
+    }
+    for (int64_t d = 0; d < in->dim(); ++d) {
+      if (d != dim) os.s[os.n++] = in->sizes()[d];
+      else if (keepdim) os.s[os.n++] = 1;
+    }
+  }
+  if (!resize_out(ctx, *out, os, name)) return;
+  op = out->mutable_data_ptr<int64_t>();
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t i = 0; i < s.inner; ++i) {
+      const int64_t base = o * s.size * s.inner + i;
+      int64_t best = 0;
+      double bv = load_d(t, ip, static_cast<size_t>(base));
+      for (int64_t d = 1; d < s.size && !std::isnan(bv); ++d) {
+        const double v = load_d(t, ip, static_cast<size_t>(base + d * s.inner));
+        if (std::isnan(v) || v > bv) {
+          bv = v;
+          best = d;
+        }
+      }
+      op[o * s.inner + i] = best;
+    }
+  }
+}
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch

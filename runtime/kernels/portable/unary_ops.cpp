@@ -1,0 +1,255 @@
+// Elementwise unary ops (relu, gelu, sigmoid, tanh, silu), copies and dtype
+// conversions (clone, _to_copy, the dim-order copies) and full.
+#include <cmath>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+namespace {
+
+// Rounds a double to the precision of dtype t (so results match a
+// computation in that dtype's width as closely as possible).
+template <typename F>
+void map_float(const Tensor& in, Tensor& out, F f) {
+  const ScalarType it = in.scalar_type(), ot = out.scalar_type();
+  const void* ip = in.const_data_ptr();
+  void* op = out.mutable_data_ptr();
+  const size_t n = static_cast<size_t>(in.numel());
+  if (it == ScalarType::Float && ot == ScalarType::Float) {
+    const float* x = static_cast<const float*>(ip);
+    float* y = static_cast<float*>(op);
+    for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(f(static_cast<double>(x[i])));
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) store_d(ot, op, i, f(load_d(it, ip, i)));
+}
+
+// Common checks of op(self, out): tensors, contiguous, same shape (out resized).
+bool unary_prologue(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx,
+                    const char* name, Tensor** in, Tensor** out) {
+  if (!check_nargs(ctx, args, nargs, name)) return false;
+  *in = get_tensor(ctx, args, 0, name);
+  if (*in == nullptr) return false;
+  *out = get_tensor(ctx, args, out_idx, name);
+  if (*out == nullptr) return false;
+  if (!require_contiguous(ctx, **in, name) || !require_contiguous(ctx, **out, name)) {
+    return false;
+  }
+  return resize_out(ctx, **out, (*in)->sizes(), name);
+}
+
+// sigmoid/tanh: any real input, floating output.
+template <typename F>
+void float_result_op(KernelRuntimeContext& ctx, Args args, const char* name, F f) {
+  Tensor *in, *out;
+  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
+  if (!require_floating(ctx, *out, name)) return;
+  if (isFloatingType(in->scalar_type()) && in->scalar_type() != out->scalar_type()) {
+    PK_FAIL(ctx, name, "output dtype %s differs from the input's %s",
+            toString(out->scalar_type()), toString(in->scalar_type()));
+    return;
+  }
+  map_float(*in, *out, f);
+}
+
+// silu/gelu: floating input, same dtype output.
+template <typename F>
+void float_same_op(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, const char* name,
+                   F f) {
+  if (!require_floating(ctx, in, name) || !require_same_dtype(ctx, in, out, name)) return;
+  map_float(in, out, f);
+}
+
+} // namespace
+
+void relu_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::relu.out";
+  Tensor *in, *out;
+  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
+  if (!require_same_dtype(ctx, *in, *out, name)) return;
+  if (in->scalar_type() == ScalarType::Bool) {
+    PK_FAIL(ctx, name, "bool is not supported");
+    return;
+  }
+  const ScalarType t = in->scalar_type();
+  const size_t n = static_cast<size_t>(in->numel());
+  if (isFloatingType(t)) {
+    // NaN stays NaN (x > 0 is false for NaN, so keep x then).
+    map_float(*in, *out, [](double x) { return x < 0 ? 0.0 : x; });
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t x = load_i(t, in->const_data_ptr(), i);
+      store_i(t, out->mutable_data_ptr(), i, x < 0 ? 0 : x);
+    }
+  }
+}
+
+void gelu_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::gelu.out";
+  Tensor *in, *out;
+  if (!unary_prologue(ctx, args, 4, 2, name, &in, &out)) return;
+  std::string_view approx = "none";
+  if (!args[1]->isNone() && !get_string(ctx, args, 1, name, &approx)) return;
+  if (approx == "none") {
+    float_same_op(ctx, *in, *out, name,
+                  [](double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); });
+  } else if (approx == "tanh") {
+    const double k = std::sqrt(2.0 / M_PI);
+    float_same_op(ctx, *in, *out, name, [k](double x) {
+      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+    });
+  } else {
+    PK_FAIL(ctx, name, "unknown approximate mode '%.*s'", static_cast<int>(approx.size()),
+            approx.data());
+  }
+}
+
+void sigmoid_out(KernelRuntimeContext& ctx, Args args) {
+  float_result_op(ctx, args, "aten::sigmoid.out",
+                  [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+}
+
+void tanh_out(KernelRuntimeContext& ctx, Args args) {
+  float_result_op(ctx, args, "aten::tanh.out", [](double x) { return std::tanh(x); });
+}
+
+void silu_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::silu.out";
+  Tensor *in, *out;
+  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
+  float_same_op(ctx, *in, *out, name, [](double x) { return x / (1.0 + std::exp(-x)); });
+}
+
+// clone.out(self, *, memory_format=None, out) -> out
+void clone_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::clone.out";
+  if (!check_nargs(ctx, args, 4, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  Tensor* out = get_tensor(ctx, args, 2, name);
+  if (out == nullptr) return;
+  if (!args[1]->isNone() && !args[1]->isInt()) {
+    PK_FAIL(ctx, name, "memory_format must be None or an Int");
+    return;
+  }
+  if (!require_same_dtype(ctx, *in, *out, name)) return;
+  if (in->dim() != out->dim()) {
+    PK_FAIL(ctx, name, "output rank differs from the input's");
+    return;
+  }
+  if (!resize_out(ctx, *out, in->sizes(), name)) return;
+  copy_convert(*in, *out);
+}
+
+// _to_copy.out(self, *, non_blocking=False, memory_format=None, out) -> out
+void to_copy_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::_to_copy.out";
+  if (!check_nargs(ctx, args, 5, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  Tensor* out = get_tensor(ctx, args, 3, name);
+  if (out == nullptr) return;
+  bool nb = false;
+  if (!get_bool(ctx, args, 1, name, &nb)) return;
+  if (!args[2]->isNone() && !args[2]->isInt()) {
+    PK_FAIL(ctx, name, "memory_format must be None or an Int");
+    return;
+  }
+  if (in->dim() != out->dim()) {
+    PK_FAIL(ctx, name, "output rank differs from the input's");
+    return;
+  }
+  if (!resize_out(ctx, *out, in->sizes(), name)) return;
+  copy_convert(*in, *out);
+}
+
+namespace {
+// The dim-order copies: self, non_blocking, dim_order?, out.
+void dim_order_copy(KernelRuntimeContext& ctx, Args args, const char* name,
+                    bool same_dtype) {
+  if (!check_nargs(ctx, args, 5, name)) return;
+  Tensor* in = get_tensor(ctx, args, 0, name);
+  if (in == nullptr) return;
+  Tensor* out = get_tensor(ctx, args, 3, name);
+  if (out == nullptr) return;
+  bool nb = false;
+  if (!get_bool(ctx, args, 1, name, &nb)) return;
+  IntList order;
+  bool has_order = false;
+  if (!get_opt_int_list(ctx, args, 2, name, &order, &has_order)) return;
+  if (same_dtype && !require_same_dtype(ctx, *in, *out, name)) return;
+  if (in->dim() != out->dim()) {
+    PK_FAIL(ctx, name, "output rank differs from the input's");
+    return;
+  }
+  if (has_order) {
+    if (order.n != static_cast<size_t>(out->dim())) {
+      PK_FAIL(ctx, name, "dim_order has %zu entries for rank %zd", order.n,
+              static_cast<ssize_t>(out->dim()));
+      return;
+    }
+    for (size_t i = 0; i < order.n; ++i) {
+      if (order.v[i] != out->dim_order()[i]) {
+        PK_FAIL(ctx, name, "the output's dim order differs from the requested one");
+        return;
+      }
+    }
+  } else if (!is_default_dim_order(*out)) {
+    // None means contiguous.
+    PK_FAIL(ctx, name, "dim_order None needs a contiguous output");
+    return;
+  }
+  if (!resize_out(ctx, *out, in->sizes(), name)) return;
+  copy_convert(*in, *out);
+}
+} // namespace
+
+void to_dim_order_copy_out(KernelRuntimeContext& ctx, Args args) {
+  dim_order_copy(ctx, args, "dim_order_ops::_to_dim_order_copy.out", false);
+}
+
+void clone_dim_order_out(KernelRuntimeContext& ctx, Args args) {
+  dim_order_copy(ctx, args, "dim_order_ops::_clone_dim_order.out", true);
+}
+
+// full.out(size, fill_value, *, out) -> out
+void full_out(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::full.out";
+  if (!check_nargs(ctx, args, 4, name)) return;
+  IntList size;
+  if (!get_int_list(ctx, args, 0, name, &size)) return;
+  ScalarArg v;
+  if (!get_scalar(ctx, args, 1, name, &v)) return;
+  Tensor* out = get_tensor(ctx, args, 2, name);
+  if (out == nullptr) return;
+  if (size.n > static_cast<size_t>(kMaxDim)) {
+    PK_FAIL(ctx, name, "too many dimensions");
+    return;
+  }
+  Shape s;
+  s.n = static_cast<int>(size.n);
+  for (size_t i = 0; i < size.n; ++i) {
+    if (size.v[i] < 0 || size.v[i] > INT32_MAX) {
+      PK_FAIL(ctx, name, "invalid size %lld", static_cast<long long>(size.v[i]));
+      return;
+    }
+    s.s[i] = static_cast<SizesType>(size.v[i]);
+  }
+  if (!resize_out(ctx, *out, s, name)) return;
+  const ScalarType ot = out->scalar_type();
+  const size_t n = static_cast<size_t>(out->numel());
+  for (size_t i = 0; i < n; ++i) {
+    if (v.is_float) {
+      store_d(ot, out->mutable_data_ptr(), i, v.d);
+    } else {
+      store_i(ot, out->mutable_data_ptr(), i, v.i);
+    }
+  }
+}
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch
