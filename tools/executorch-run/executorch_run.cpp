@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <dlfcn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,18 +51,8 @@
 #include <executorch/runtime/platform/log.h>
 #include <executorch/runtime/platform/runtime.h>
 
-#if __has_include(<executorch/extension/data_loader/mmap_data_loader.h>)
 #include <executorch/extension/data_loader/mmap_data_loader.h>
-#define ET_RUN_HAVE_MMAP_LOADER 1
-#else
-#define ET_RUN_HAVE_MMAP_LOADER 0
-#endif
-#if __has_include(<executorch/extension/flat_tensor/flat_tensor_data_map.h>)
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
-#define ET_RUN_HAVE_FLAT_TENSOR 1
-#else
-#define ET_RUN_HAVE_FLAT_TENSOR 0
-#endif
 
 #include "executorch_run_config.h"
 
@@ -245,59 +236,48 @@ class MallocAllocator final : public rt::MemoryAllocator {
   size_t used_ = 0;
 };
 
-struct AlignedFree {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-using AlignedBuffer = std::unique_ptr<uint8_t, AlignedFree>;
-
-AlignedBuffer aligned_buffer(size_t nbytes) {
-  const size_t align = 64;
-  const size_t rounded = ((nbytes == 0 ? 1 : nbytes) + align - 1) / align * align;
-  auto* p = static_cast<uint8_t*>(std::aligned_alloc(align, rounded));
-  if (p == nullptr) {
-    fail(Error::MemoryAllocationFailed, "cannot allocate %zu bytes", nbytes);
+// Zero-filled memory from anonymous mappings: page aligned, and pages a
+// method never touches cost nothing (planned buffers can be large).
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  AlignedBuffer(uint8_t* p, size_t n) : p_(p), n_(n) {}
+  AlignedBuffer(AlignedBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
   }
-  std::memset(p, 0, rounded);
-  return AlignedBuffer(p);
+  AlignedBuffer& operator=(AlignedBuffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  ~AlignedBuffer() {
+    if (p_ != nullptr) {
+      ::munmap(p_, n_);
+    }
+  }
+  uint8_t* get() const { return p_; }
+
+ private:
+  uint8_t* p_ = nullptr;
+  size_t n_ = 0;
+};
+
+AlignedBuffer aligned_buffer(size_t nbytes, const char* what) {
+  const size_t len = nbytes == 0 ? 1 : nbytes;
+  void* p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    fail(Error::MemoryAllocationFailed, "cannot allocate %zu bytes for %s: %s",
+         nbytes, what, std::strerror(errno));
+  }
+  return AlignedBuffer(static_cast<uint8_t*>(p), len);
 }
 
 // ---------------------------------------------------------------------------
 // Data loading
 
-#if !ET_RUN_HAVE_MMAP_LOADER
-// Fallback loader used only while the extension data loaders are not built:
-// reads the file once and hands out copies.
-class WholeFileLoader final : public rt::DataLoader {
- public:
-  static Result<WholeFileLoader> from(const char* path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      return Error::AccessFailed;
-    }
-    std::vector<char> data((std::istreambuf_iterator<char>(in)),
-                           std::istreambuf_iterator<char>());
-    return WholeFileLoader(std::move(data));
-  }
-  Result<rt::FreeableBuffer> load(size_t offset, size_t size,
-                                  const SegmentInfo&) const override {
-    if (offset > data_.size() || size > data_.size() - offset) {
-      return Error::InvalidArgument;
-    }
-    void* p = std::aligned_alloc(64, ((size == 0 ? 1 : size) + 63) / 64 * 64);
-    if (p == nullptr) {
-      return Error::MemoryAllocationFailed;
-    }
-    std::memcpy(p, data_.data() + offset, size);
-    return rt::FreeableBuffer(
-        p, size, [](void*, void* d, size_t) { std::free(d); });
-  }
-  Result<size_t> size() const override { return data_.size(); }
-
- private:
-  explicit WholeFileLoader(std::vector<char> data) : data_(std::move(data)) {}
-  std::vector<char> data_;
-};
-#endif
 
 std::unique_ptr<rt::DataLoader> open_file(const std::string& path, const char* what) {
   struct stat st;
@@ -310,7 +290,6 @@ std::unique_ptr<rt::DataLoader> open_file(const std::string& path, const char* w
          path.c_str());
   }
   g_log_errors.clear();
-#if ET_RUN_HAVE_MMAP_LOADER
   using ::executorch::extension::MmapDataLoader;
   auto loader = MmapDataLoader::from(path.c_str(),
                                      MmapDataLoader::MlockConfig::NoMlock);
@@ -318,13 +297,6 @@ std::unique_ptr<rt::DataLoader> open_file(const std::string& path, const char* w
     fail_rt(loader.error(), "cannot open %s '%s'", what, path.c_str());
   }
   return std::make_unique<MmapDataLoader>(std::move(loader.get()));
-#else
-  auto loader = WholeFileLoader::from(path.c_str());
-  if (!loader.ok()) {
-    fail_rt(loader.error(), "cannot open %s '%s'", what, path.c_str());
-  }
-  return std::make_unique<WholeFileLoader>(std::move(loader.get()));
-#endif
 }
 
 // Looks each key up in several data maps in turn (the first that has it
@@ -1030,13 +1002,10 @@ int cmd_run(const Options& o) {
 
   // External data (.ptd), merged when there are several files.
   std::vector<std::unique_ptr<rt::DataLoader>> ptd_loaders;
-#if ET_RUN_HAVE_FLAT_TENSOR
   std::vector<std::unique_ptr<::executorch::extension::FlatTensorDataMap>> ptd_maps;
-#endif
   MergedDataMap merged;
   const rt::NamedDataMap* data_map = nullptr;
   for (const auto& p : o.ptd) {
-#if ET_RUN_HAVE_FLAT_TENSOR
     ptd_loaders.push_back(open_file(p, "data file"));
     g_log_errors.clear();
     auto map = ::executorch::extension::FlatTensorDataMap::load(ptd_loaders.back().get());
@@ -1046,16 +1015,10 @@ int cmd_run(const Options& o) {
     ptd_maps.push_back(std::make_unique<::executorch::extension::FlatTensorDataMap>(
         std::move(map.get())));
     merged.add(ptd_maps.back().get());
-#else
-    fail(Error::NotSupported, "cannot load data file '%s': this build has no .ptd support",
-         p.c_str());
-#endif
   }
-  if (o.ptd.size() == 1) {
-#if ET_RUN_HAVE_FLAT_TENSOR
+  if (ptd_maps.size() == 1) {
     data_map = ptd_maps.front().get();
-#endif
-  } else if (o.ptd.size() > 1) {
+  } else if (ptd_maps.size() > 1) {
     data_map = &merged;
   }
 
@@ -1098,7 +1061,9 @@ int cmd_run(const Options& o) {
            "method '%s': bad size for planned buffer %zu", method_name.c_str(), i);
     }
     const auto nbytes = static_cast<size_t>(size.get());
-    planned.push_back(aligned_buffer(nbytes));
+    char what[64];
+    std::snprintf(what, sizeof(what), "planned buffer %zu", i);
+    planned.push_back(aligned_buffer(nbytes, what));
     planned_spans.emplace_back(planned.back().get(), nbytes);
     auto dev = meta.memory_planned_buffer_device(i);
     planned_devices.push_back(dev.ok() ? dev.get()
@@ -1160,15 +1125,18 @@ int cmd_run(const Options& o) {
     t.sizes.assign(sizes.begin(), sizes.end());
     t.dim_order.assign(dim_order.begin(), dim_order.end());
     size_t numel = 1;
+    size_t nbytes = rt::elementSize(dtype);
     for (int32_t s : t.sizes) {
-      if (s < 0) {
-        fail(Error::InvalidProgram, "method '%s': input %zu has a negative size",
-             method_name.c_str(), i);
+      if (s < 0 || __builtin_mul_overflow(numel, static_cast<size_t>(s), &numel) ||
+          __builtin_mul_overflow(nbytes, static_cast<size_t>(s), &nbytes)) {
+        fail(Error::InvalidProgram, "method '%s': input %zu has a bad shape %s",
+             method_name.c_str(), i,
+             shape_string(t.sizes.data(), t.sizes.size()).c_str());
       }
-      numel *= static_cast<size_t>(s);
     }
-    const size_t nbytes = numel * rt::elementSize(dtype);
-    t.data = aligned_buffer(nbytes);
+    char what[64];
+    std::snprintf(what, sizeof(what), "input %zu", i);
+    t.data = aligned_buffer(nbytes, what);
     const std::string spec = o.inputs.empty() ? std::string("ones")
                              : o.inputs.size() == 1 ? o.inputs[0] : o.inputs[i];
     fill_input(spec, i, dtype, numel, nbytes, t.data.get());
