@@ -2,7 +2,10 @@
 //   DIR/external.pte  forward(x: float32[2,2]) = x + w + b
 //   DIR/w.ptd         "w" = [1, 2, 3, 4]
 //   DIR/b.ptd         "b" = [10, 20, 30, 40]
-// Ones in, with both files, give [12, 23, 34, 45].
+// Ones in, with both files, give [12, 23, 34, 45]. Also, for other cases:
+//   DIR/delegate.pte  forward(x) runs one delegate for "NoSuchBackend"
+//   DIR/scalar.pte    forward(x: float32[2], n: Int = 2) = x + n * x
+//   DIR/big.pte       forward(x: float32[100]) = x + x
 
 #include <cstdio>
 #include <string>
@@ -81,7 +84,72 @@ int main(int argc, char** argv) {
   p.methods = {m};
   p.header_length = 0;  // no segments: a plain FlatBuffer
 
+  // A delegate nobody provides.
+  ProgramDesc dp;
+  {
+    MethodDesc dm;
+    const int32_t dx = dm.add_value(ValueDesc::Tensor(planned(0)));
+    const int32_t dout = dm.add_value(ValueDesc::Tensor(planned(16)));
+    DelegateDesc d;
+    d.id = "NoSuchBackend";
+    d.location = 0;
+    d.index = 0;
+    dm.delegates = {d};
+    dm.chains = {{InstructionDesc::Delegate(0, {dx, dout})}};
+    dm.inputs = {dx};
+    dm.outputs = {dout};
+    dm.non_const_buffer_sizes = {0, 32};
+    dp.methods = {dm};
+    dp.inline_delegate_data = {{1, 2, 3, 4}};
+    dp.header_length = 0;
+  }
+
+  // A traced Int input used as add's alpha.
+  ProgramDesc sp;
+  {
+    MethodDesc sm;
+    TensorDesc t;
+    t.sizes = {2};
+    t.dim_order = {0};
+    t.mem_id = 1;
+    const int32_t sx = sm.add_value(ValueDesc::Tensor(t));
+    const int32_t n = sm.add_value(ValueDesc::Int(2));
+    t.mem_offset = 16;
+    const int32_t sout = sm.add_value(ValueDesc::Tensor(t));
+    const int32_t sadd = sm.add_operator("aten::add", "out");
+    sm.chains = {{InstructionDesc::Kernel(sadd, {sx, sx, n, sout, sout})}};
+    sm.inputs = {sx, n};
+    sm.outputs = {sout};
+    sm.non_const_buffer_sizes = {0, 32};
+    sp.methods = {sm};
+    sp.header_length = 0;
+  }
+
+  // A long output, for truncation.
+  ProgramDesc bp;
+  {
+    MethodDesc bm;
+    TensorDesc t;
+    t.sizes = {100};
+    t.dim_order = {0};
+    t.mem_id = 1;
+    const int32_t bx = bm.add_value(ValueDesc::Tensor(t));
+    const int32_t one = bm.add_value(ValueDesc::Int(1));
+    t.mem_offset = 400;
+    const int32_t bout = bm.add_value(ValueDesc::Tensor(t));
+    const int32_t badd = bm.add_operator("aten::add", "out");
+    bm.chains = {{InstructionDesc::Kernel(badd, {bx, bx, one, bout, bout})}};
+    bm.inputs = {bx};
+    bm.outputs = {bout};
+    bm.non_const_buffer_sizes = {0, 800};
+    bp.methods = {bm};
+    bp.header_length = 0;
+  }
+
   const bool ok =
+      write_file(dir + "/delegate.pte", serialize(dp)) &&
+      write_file(dir + "/scalar.pte", serialize(sp)) &&
+      write_file(dir + "/big.pte", serialize(bp)) &&
       write_file(dir + "/external.pte", serialize(p)) &&
       write_file(dir + "/w.ptd", serialize_flat_tensor({named("w", {1, 2, 3, 4})})) &&
       write_file(dir + "/b.ptd", serialize_flat_tensor({named("b", {10, 20, 30, 40})}));

@@ -317,8 +317,7 @@ def case_linear_constant_buffer():
 
 def case_ptd():
     with tempfile.TemporaryDirectory() as d:
-        subprocess.run([os.environ["MAKE_PTD_FIXTURE"], d], check=True)
-        pte = os.path.join(d, "external.pte")
+        pte = os.path.join(fixtures(d), "external.pte")
         w = os.path.join(d, "w.ptd")
         b = os.path.join(d, "b.ptd")
         j = ok_json(pte, "--ptd", w, "--ptd", b)
@@ -331,6 +330,43 @@ def case_ptd():
         fails(pte, "--ptd", w)
         fails(pte, "--ptd", w, "--ptd", ADD, contains=(ADD,))
         fails(pte, "--ptd", os.path.join(d, "missing.ptd"), contains=("missing.ptd",))
+
+
+def fixtures(d):
+    subprocess.run([os.environ["MAKE_PTD_FIXTURE"], d], check=True)
+    return d
+
+
+def case_delegate():
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "delegate.pte")
+        out = ok("--info", pte)
+        check("NoSuchBackend: not registered" in out, "--info shows the backend")
+        fails(pte, contains=("NoSuchBackend",))
+
+
+def case_scalar_input():
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "scalar.pte")
+        out = ok("--info", pte)
+        check("input 1: Int" in out, "--info shows the Int input")
+        j = ok_json(pte)
+        check(j["outputs"][0]["values"] == [3.0, 3.0], "x + 2 * x with the traced n")
+        j = ok_json(pte, "--input", "1,2", "--input", "ones")
+        check(j["outputs"][0]["values"] == [3.0, 6.0], "spec for a non-tensor is ignored")
+
+
+def case_long_output():
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "big.pte")
+        spec = ",".join(str(i) for i in range(100))
+        out = ok(pte, "--input", spec)
+        check("(100 values)" in out and "..." in out, "long outputs are truncated")
+        vals = values_of(out)
+        check(vals[0] == "0" and vals[-1] == "198" and len(vals) < 30, "edges shown")
+        j = ok_json(pte, "--input", spec)
+        check(j["outputs"][0]["values"] == [2.0 * i for i in range(100)],
+              "--json prints every value")
 
 
 def main():
