@@ -301,10 +301,24 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   }
   HandleSet outputs;
   outputs.handles.assign(n_out, nullptr);
+  for (size_t i = 0; i < n_in; ++i) {
+    AOTI_TRACE("execute[%s] input %zu %s", model->label().c_str(), i,
+               aoti::describe(inputs.handles[i]).c_str());
+  }
+  AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", model->label().c_str(), n_in,
+             n_out, static_cast<void*>(stream));
   const int32_t rc = model->api().run(model->container(), inputs.handles.data(), n_in,
                                       outputs.handles.data(), n_out, stream, nullptr);
   // The model took ownership of every input handle (it deletes them during
   // Run, whether or not it nulls the slots): never delete them here.
+  for (size_t i = 0; i < n_in; ++i) {
+    AOTI_TRACE("execute[%s] after Run: input slot %zu = %p", model->label().c_str(), i,
+               static_cast<void*>(inputs.handles[i]));
+  }
+  for (size_t j = 0; j < n_out; ++j) {
+    AOTI_TRACE("execute[%s] Run rc=%d output %zu %s", model->label().c_str(), rc, j,
+               aoti::describe(outputs.handles[j]).c_str());
+  }
   for (auto& h : inputs.handles) h = nullptr;
   if (rc != 0) {
     ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerRun failed (%d)",

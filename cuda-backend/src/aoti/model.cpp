@@ -1,6 +1,7 @@
 #include "aoti/model.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <vector>
 
 #include <executorch/runtime/platform/log.h>
 
@@ -102,10 +104,32 @@ Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const voi
     p += w;
     left -= static_cast<size_t>(w);
   }
+  // The dynamic loader matches an already loaded object by its NAME before it
+  // looks at the file: once an earlier model's memfd is closed, this memfd
+  // can get the same descriptor number, and dlopen("/proc/self/fd/N") would
+  // silently hand back the EARLIER model's .so (its Run then fills our
+  // output slots with that model's tensors). Move to a descriptor number
+  // whose path names no loaded object; keep the superseded descriptors open
+  // until the load is done so the numbers cannot come back meanwhile.
   char path[64];
-  std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  std::vector<int> fds{fd};
+  for (;;) {
+    std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fds.back());
+    void* existing = dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (existing == nullptr) break;
+    dlclose(existing);
+    const int next = fcntl(fds.back(), F_DUPFD_CLOEXEC, fds.back() + 1);
+    if (next < 0 || fds.size() >= 64) {
+      ET_LOG(Error, "CudaBackend[%s]: no free descriptor name for the model .so: %s", label,
+             next < 0 ? std::strerror(errno) : "too many loaded models");
+      if (next >= 0) close(next);
+      for (int f : fds) close(f);
+      return Error::AccessFailed;
+    }
+    fds.push_back(next);
+  }
   void* dl = dlopen(path, RTLD_LOCAL | RTLD_NOW);
-  close(fd);  // the mapping keeps the memory alive
+  for (int f : fds) close(f);  // the mapping keeps the memory alive
   if (dl == nullptr) {
     ET_LOG(Error, "CudaBackend[%s]: dlopen of the model .so failed: %s", label, dlerror());
     return Error::InvalidProgram;

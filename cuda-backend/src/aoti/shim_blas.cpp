@@ -94,6 +94,11 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
                     int64_t batch, int64_t m, int64_t n, int64_t k,
                     const int64_t* as, const int64_t* bs, const int64_t* cs,
                     int64_t sa, int64_t sb, int64_t sc, double alpha, double beta) {
+  AOTI_TRACE("%s gemm batch=%lld m=%lld n=%lld k=%lld sa=%lld sb=%lld sc=%lld alpha=%g beta=%g "
+             "out=%s a=%s b=%s",
+             fn, (long long)batch, (long long)m, (long long)n, (long long)k, (long long)sa,
+             (long long)sb, (long long)sc, alpha, beta, shim::describe(out).c_str(),
+             shim::describe(a).c_str(), shim::describe(b).c_str());
   if (a->dtype != b->dtype || a->dtype != out->dtype) {
     log_err(fn, "mixed dtypes are not supported");
     return kFail;
@@ -109,6 +114,7 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
   if (!operand(m, k, as[0], as[1], &opa, &lda) ||
       !operand(k, n, bs[0], bs[1], &opb, &ldb) ||
       !operand(m, n, cs[0], cs[1], &opc, &ldc) || opc != CUBLAS_OP_N) {
+    AOTI_TRACE("%s: operand layout rejected", fn);
     log_err(fn, "unsupported operand strides");
     return kFail;
   }

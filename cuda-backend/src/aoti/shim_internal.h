@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -14,6 +16,14 @@ namespace executorch {
 namespace backends {
 namespace cuda {
 namespace aoti {
+
+#define AOTI_TRACE(...)                                              \
+  do {                                                                \
+    if (::executorch::backends::cuda::aoti::trace_enabled()) {        \
+      std::fprintf(stderr, "[aoti-trace] " __VA_ARGS__);              \
+      std::fputc('\n', stderr);                                       \
+    }                                                                 \
+  } while (0)
 
 // c10 codes (cuda-delegate.md 3.2).
 enum : int32_t {
@@ -102,6 +112,15 @@ cudaError_t strided_copy(char* dst, const int64_t* dst_strides,
                          const char* src, const int64_t* src_strides,
                          const int64_t* sizes, int64_t ndim, size_t elem,
                          cudaStream_t stream);
+
+// Env-gated call trace (EXECUTORCH_AOTI_TRACE=1): every shim call with its
+// handles, shapes and dtypes on stderr, plus a registry of live handles so a
+// freed or foreign handle is reported when it comes back.
+bool trace_enabled();
+std::string describe(const TensorObj* t);
+void trace_live_add(const TensorObj* t);
+void trace_live_remove(const TensorObj* t);
+bool trace_is_live(const TensorObj* t);
 
 } // namespace aoti
 } // namespace cuda

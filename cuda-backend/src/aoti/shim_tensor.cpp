@@ -9,7 +9,9 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #define AOTI_SHIM extern "C" __attribute__((visibility("default")))
 
@@ -26,6 +28,65 @@ namespace executorch {
 namespace backends {
 namespace cuda {
 namespace aoti {
+
+bool trace_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("EXECUTORCH_AOTI_TRACE");
+    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+namespace {
+std::mutex& live_mu() {
+  static std::mutex* m = new std::mutex();
+  return *m;
+}
+std::unordered_set<const TensorObj*>& live_set() {
+  static auto* s = new std::unordered_set<const TensorObj*>();
+  return *s;
+}
+std::string ints(const std::vector<int64_t>& v) {
+  std::string r = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) r += ",";
+    r += std::to_string(v[i]);
+  }
+  return r + "]";
+}
+} // namespace
+
+void trace_live_add(const TensorObj* t) {
+  if (!trace_enabled() || t == nullptr) return;
+  std::lock_guard<std::mutex> lk(live_mu());
+  live_set().insert(t);
+}
+void trace_live_remove(const TensorObj* t) {
+  if (!trace_enabled() || t == nullptr) return;
+  std::lock_guard<std::mutex> lk(live_mu());
+  live_set().erase(t);
+}
+bool trace_is_live(const TensorObj* t) {
+  std::lock_guard<std::mutex> lk(live_mu());
+  return live_set().count(t) != 0;
+}
+
+std::string describe(const TensorObj* t) {
+  if (t == nullptr) return "null";
+  char buf[160];
+  if (!trace_is_live(t)) {
+    std::snprintf(buf, sizeof(buf), "%p(NOT-LIVE)", static_cast<const void*>(t));
+    return buf;
+  }
+  std::snprintf(buf, sizeof(buf), "%p{st=%p base=%p nbytes=%zu own=%d refs=%lld dt=%d dev=%d off=%lld ",
+                static_cast<const void*>(t), static_cast<const void*>(t->storage),
+                t->storage ? t->storage->data : nullptr,
+                t->storage ? t->storage->nbytes : size_t{0},
+                t->storage ? int(t->storage->owned) : -1,
+                t->storage ? static_cast<long long>(t->storage->refs.load()) : -1LL, t->dtype,
+                t->device_type, static_cast<long long>(t->offset));
+  return std::string(buf) + "sz=" + ints(t->sizes) + " str=" + ints(t->strides) + "}";
+}
 
 size_t dtype_size(int32_t d) {
   switch (d) {
@@ -116,6 +177,7 @@ TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
   s->device_type = device_type;
   s->device_index = device_index;
   t->storage = s;
+  trace_live_add(t);
   t->dtype = dtype;
   t->device_type = device_type;
   t->device_index = device_index;
@@ -149,6 +211,7 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
 
 void destroy_tensor(TensorObj* t) {
   if (t == nullptr) return;
+  trace_live_remove(t);
   storage_release(t->storage);
   delete t;
 }
@@ -258,27 +321,34 @@ AOTI_SHIM size_t aoti_torch_dtype_element_size(int32_t dtype) {
 }
 
 // ---- getters ----------------------------------------------------------------
-#define CHECK_H(h)                                  \
-  do {                                              \
-    if ((h) == nullptr) {                           \
-      shim_log(__func__, "null tensor handle");     \
-      return kFail;                                 \
-    }                                               \
+#define CHECK_H(h)                                                      \
+  do {                                                                  \
+    if ((h) == nullptr) {                                               \
+      shim_log(__func__, "null tensor handle");                         \
+      return kFail;                                                     \
+    }                                                                   \
+    if (shim::trace_enabled() && !shim::trace_is_live(h)) {             \
+      AOTI_TRACE("%s: handle %p is NOT LIVE (freed or foreign)",        \
+                 __func__, static_cast<const void*>(h));                \
+    }                                                                   \
   } while (0)
 
 AOTI_SHIM AOTITorchError aoti_torch_get_data_ptr(AtenTensorHandle h, void** out) {
   CHECK_H(h);
   *out = h->data();
+  AOTI_TRACE("get_data_ptr %s -> %p", shim::describe(h).c_str(), *out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_sizes(AtenTensorHandle h, int64_t** out) {
   CHECK_H(h);
   *out = h->sizes.data();
+  AOTI_TRACE("get_sizes %s", shim::describe(h).c_str());
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_strides(AtenTensorHandle h, int64_t** out) {
   CHECK_H(h);
   *out = h->strides.data();
+  AOTI_TRACE("get_strides %s", shim::describe(h).c_str());
   return kOk;
 }
 static int64_t wrap_dim(const TensorObj* h, int64_t d) {
@@ -312,21 +382,25 @@ AOTI_SHIM AOTITorchError aoti_torch_get_numel(AtenTensorHandle h, int64_t* out) 
 AOTI_SHIM AOTITorchError aoti_torch_get_storage_offset(AtenTensorHandle h, int64_t* out) {
   CHECK_H(h);
   *out = h->offset;
+  AOTI_TRACE("get_storage_offset %s -> %lld", shim::describe(h).c_str(), (long long)*out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_storage_size(AtenTensorHandle h, int64_t* out) {
   CHECK_H(h);
   *out = static_cast<int64_t>(h->storage->nbytes);
+  AOTI_TRACE("get_storage_size %s -> %lld", shim::describe(h).c_str(), (long long)*out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_dtype(AtenTensorHandle h, int32_t* out) {
   CHECK_H(h);
   *out = h->dtype;
+  AOTI_TRACE("get_dtype %s -> %d", shim::describe(h).c_str(), *out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_device_type(AtenTensorHandle h, int32_t* out) {
   CHECK_H(h);
   *out = h->device_type;
+  AOTI_TRACE("get_device_type %s -> %d", shim::describe(h).c_str(), *out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_device_index(AtenTensorHandle h, int32_t* out) {
@@ -354,6 +428,9 @@ AOTI_SHIM AOTITorchError aoti_torch_empty_strided(int64_t ndim, const int64_t* s
   if (dev_type == shim::kDevCuda) {
     *out = shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, dev_idx,
                                    shim::current_stream(dev_idx));
+    AOTI_TRACE("empty_strided ndim=%lld dt=%d dev=%d:%d strides=%s -> %s", (long long)ndim,
+               dtype, dev_type, dev_idx, strides ? "given" : "null",
+               shim::describe(*out).c_str());
     return *out ? kOk : kFail;
   }
   if (dev_type == shim::kDevCpu) {
@@ -365,6 +442,7 @@ AOTI_SHIM AOTITorchError aoti_torch_empty_strided(int64_t ndim, const int64_t* s
       return kFail;
     }
     (*out)->storage->owned = true;
+    AOTI_TRACE("empty_strided(cpu) -> %s", shim::describe(*out).c_str());
     return kOk;
   }
   shim_log(__func__, "unsupported device type");
@@ -385,6 +463,9 @@ AOTI_SHIM AOTITorchError aoti_torch_create_tensor_from_blob(
   *out = shim::make_view(data, nbytes, ndim, sizes, strides, dtype, dev_type, dev_idx);
   if (*out == nullptr) return kFail;
   (*out)->offset = storage_offset;
+  AOTI_TRACE("create_tensor_from_blob data=%p off=%lld dt=%d dev=%d:%d -> %s", data,
+             (long long)storage_offset, dtype, dev_type, dev_idx,
+             shim::describe(*out).c_str());
   return kOk;
 }
 
@@ -392,7 +473,9 @@ AOTI_SHIM AOTITorchError aoti_torch_create_tensor_from_blob_v2(
     void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides,
     int64_t storage_offset, int32_t dtype, int32_t dev_type, int32_t dev_idx,
     AtenTensorHandle* out, int32_t layout, const uint8_t* /*opaque*/,
-    int64_t /*opaque_size*/) {
+    int64_t opaque_size) {
+  AOTI_TRACE("create_tensor_from_blob_v2 layout=%d opaque_size=%lld out_slot=%p", layout,
+             (long long)opaque_size, static_cast<void*>(out));
   if (layout != 0) {
     shim_log(__func__, "only the strided layout is supported");
     return kFail;
@@ -402,6 +485,7 @@ AOTI_SHIM AOTITorchError aoti_torch_create_tensor_from_blob_v2(
 }
 
 AOTI_SHIM AOTITorchError aoti_torch_delete_tensor_object(AtenTensorHandle h) {
+  AOTI_TRACE("delete_tensor_object %s", shim::describe(h).c_str());
   shim::destroy_tensor(h);
   return kOk;
 }
@@ -410,6 +494,7 @@ static TensorObj* alias(const TensorObj* src) {
   auto* t = new (std::nothrow) TensorObj(*src);
   if (t == nullptr) return nullptr;
   shim::storage_retain(t->storage);
+  shim::trace_live_add(t);
   return t;
 }
 
@@ -417,6 +502,8 @@ AOTI_SHIM AOTITorchError aoti_torch_new_tensor_handle(AtenTensorHandle src,
                                                       AtenTensorHandle* out) {
   CHECK_H(src);
   *out = alias(src);
+  AOTI_TRACE("new_tensor_handle %s -> %s", shim::describe(src).c_str(),
+             shim::describe(*out).c_str());
   return *out ? kOk : kFail;
 }
 AOTI_SHIM AOTITorchError aoti_torch_assign_tensors_out(AtenTensorHandle src,
@@ -436,6 +523,9 @@ AOTI_SHIM AOTITorchError aoti_torch__reinterpret_tensor(AtenTensorHandle self, i
   t->strides.assign(strides, strides + ndim);
   t->offset = self->offset + offset_increment;
   *out = t;
+  AOTI_TRACE("_reinterpret_tensor self=%s ndim=%lld off+=%lld -> %s",
+             shim::describe(self).c_str(), (long long)ndim, (long long)offset_increment,
+             shim::describe(t).c_str());
   return kOk;
 }
 
@@ -448,6 +538,8 @@ AOTI_SHIM AOTITorchError aoti_torch_as_strided(AtenTensorHandle self, const int6
   t->sizes.assign(sizes, sizes + n);
   t->strides.assign(strides, strides + n);
   *out = t;
+  AOTI_TRACE("as_strided self=%s -> %s", shim::describe(self).c_str(),
+             shim::describe(t).c_str());
   return kOk;
 }
 
@@ -459,6 +551,8 @@ AOTI_SHIM AOTITorchError aoti_torch_copy_(AtenTensorHandle self, AtenTensorHandl
                                           int32_t non_blocking) {
   CHECK_H(self);
   CHECK_H(src);
+  AOTI_TRACE("copy_ self=%s src=%s nb=%d", shim::describe(self).c_str(),
+             shim::describe(src).c_str(), non_blocking);
   if (self->dtype != src->dtype || self->sizes != src->sizes) {
     shim_log(__func__, "dtype conversion and broadcasting are not supported");
     return kFail;
@@ -492,6 +586,8 @@ static AOTITorchError clone_impl(AtenTensorHandle self, bool keep_strides,
     shim::destroy_tensor(*out);
     *out = nullptr;
   }
+  AOTI_TRACE("clone%s %s -> %s", keep_strides ? "_preserve_strides" : "",
+             shim::describe(self).c_str(), shim::describe(*out).c_str());
   return err;
 }
 AOTI_SHIM AOTITorchError aoti_torch_clone(AtenTensorHandle self, AtenTensorHandle* out) {
@@ -520,7 +616,10 @@ AOTI_SHIM AOTITorchError aoti_torch_zero_(AtenTensorHandle self) {
 // ---- grad mode, diagnostics ---------------------------------------------------
 static thread_local bool tl_grad_enabled = false;
 AOTI_SHIM bool aoti_torch_grad_mode_is_enabled() { return tl_grad_enabled; }
-AOTI_SHIM void aoti_torch_grad_mode_set_enabled(bool enabled) { tl_grad_enabled = enabled; }
+AOTI_SHIM void aoti_torch_grad_mode_set_enabled(bool enabled) {
+  AOTI_TRACE("grad_mode_set_enabled %d", int(enabled));
+  tl_grad_enabled = enabled;
+}
 
 AOTI_SHIM void aoti_torch_warn(const char* func, const char* file, uint32_t line,
                                const char* msg) {
@@ -585,10 +684,12 @@ AOTI_SHIM AOTITorchError aoti_torch_create_cuda_stream_guard(void* stream, int32
   }
   shim::set_current_stream(dev, static_cast<cudaStream_t>(stream));
   *out = g;
+  AOTI_TRACE("create_cuda_stream_guard stream=%p dev=%d -> %p", stream, dev, *out);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_delete_cuda_stream_guard(void* guard) {
   auto* g = static_cast<StreamGuard*>(guard);
+  AOTI_TRACE("delete_cuda_stream_guard %p", guard);
   if (g == nullptr) return kOk;
   shim::set_current_stream(g->dev, g->prev_stream);
   if (g->prev_dev != g->dev) cudaSetDevice(g->prev_dev);

@@ -155,14 +155,24 @@ static float to_f(const uint8_t* p, ScalarType t) {
   float f; std::memcpy(&f, &u, 4); return f;
 }
 
-// max relative error (|a-b| / max(|b|, 1e-3 scale)) over an output.
+// Max error over an output. float32: relative per element,
+// |a-r| / max(|r|, 1e-2 scale). bfloat16: relative to the output's scale
+// (max |r|), |a-r| / scale: the reference is eager PyTorch in bf16, which
+// rounds after every op, while the AOTI graph keeps fp32 intermediates (its
+// attention bmm runs in fp32); one bf16 ulp at the largest magnitude is 0.4%
+// of the scale and such differences pass through the residual adds, so a
+// per-element bound is unattainable near zero (exact fp32 math of the
+// transformer fixture scores 0.096 per element but 0.0047 of the scale,
+// while a dropped projection bias scores 0.032 and a transposed weight 0.41).
 static double compare(const Fixture& fx, size_t j, const std::vector<uint8_t>& got) {
   const size_t es = fx.outs[j].dtype == ScalarType::Float ? 4 : 2;
+  const bool bf16 = fx.outs[j].dtype == ScalarType::BFloat16;
   double worst = 0, scale = 0;
   for (float v : fx.ref[j]) scale = std::max(scale, double(std::fabs(v)));
   for (size_t i = 0; i < fx.ref[j].size(); ++i) {
     double a = to_f(got.data() + i * es, fx.outs[j].dtype), r = fx.ref[j][i];
-    double e = std::fabs(a - r) / std::max(std::fabs(r), 1e-2 * scale + 1e-12);
+    double e = std::fabs(a - r) /
+               (bf16 ? scale + 1e-12 : std::max(std::fabs(r), 1e-2 * scale + 1e-12));
     if (!(e <= worst)) worst = e;
   }
   return worst;
@@ -234,7 +244,8 @@ static bool check_outputs(Fixture& fx, Io& io, const char* what, cudaStream_t s 
   bool ok = true;
   for (size_t j = 0; j < fx.outs.size(); ++j) {
     double e = compare(fx, j, fetch(io, fx.ins.size() + j, fx.outs[j].nbytes(), s));
-    std::printf("  %-12s %-28s output%zu max rel err %.3g (tol %.0e)\n", fx.dir.substr(fx.dir.rfind('/') + 1).c_str(), what, j, e, fx.tol);
+    std::printf("  %-12s %-28s output%zu max %s err %.3g (tol %.0e)\n", fx.dir.substr(fx.dir.rfind('/') + 1).c_str(), what, j,
+                fx.outs[j].dtype == ScalarType::BFloat16 ? "scale-rel" : "rel", e, fx.tol);
     EXPECT(e <= fx.tol, "%s %s output%zu err %g", fx.dir.c_str(), what, j, e);
     ok = ok && e <= fx.tol;
   }
