@@ -1222,7 +1222,8 @@ int main(int argc, char** argv) {
       "timing, describe a program (--info), or list the backends (--backends). "
       "With no MODEL, runs the bundled demo program.",
       kProg};
-  app.add_option("model", o.model, "The program to load (.pte)");
+  app.add_option("MODEL", o.model, "The program to load (.pte); default: the demo program")
+      ->type_name("");
   app.add_option("--ptd", o.ptd,
                  "External tensor data (.ptd); may be repeated")
       ->allow_extra_args(false)
@@ -1285,6 +1286,9 @@ int main(int argc, char** argv) {
       return cmd_backends(o);
     }
     if (o.info) {
+      if (o.json) {
+        fail(Error::NotSupported, "--info has no JSON form yet");
+      }
       return cmd_info(o);
     }
     return cmd_run(o);
