@@ -23,7 +23,9 @@ class Result final {
 
   Result(Result&& rhs) noexcept : has_value_(rhs.has_value_) {
     if (has_value_) {
-      new (&value_) T(std::move(rhs.value_));
+      // remove_const: Result<const T> (e.g. get_tensor_layout) must move too.
+      new (const_cast<typename std::remove_const<T>::type*>(&value_))
+          T(std::move(rhs.value_));
     } else {
       error_ = rhs.error_;
     }
