@@ -29,6 +29,13 @@ static size_t vsize(const V* v) {
   return v == nullptr ? 0 : v->size();
 }
 
+// The Verifier checks a vector's length prefix, not that 8-byte elements are
+// 8-aligned; FlatBuffers then reads them as T (UB; found by fuzz_program).
+template <typename V>
+static bool elems_aligned(const V* v) {
+  return v == nullptr || reinterpret_cast<uintptr_t>(v->Data()) % sizeof(*v->data()) == 0;
+}
+
 Result<size_t> tensor_nbytes(const fb::Tensor* t) {
   const auto st = static_cast<ScalarType>(t->scalar_type());
   const size_t elem = isValid(st) ? elementSizeOrZero(st) : 0;
@@ -192,6 +199,7 @@ struct PlanChecker {
       case fb::KernelTypes::IntList: {
         const auto* items = ev->val_as_IntList()->items();
         ET_VALIDATE(items != nullptr, "IntList value %u has no items", vi);
+        ET_VALIDATE(elems_aligned(items), "IntList value %u items misaligned", vi);
         for (uint32_t i = 0; i < items->size(); ++i) {
           const int64_t idx = items->Get(i);
           // Items are indices of Int values.
@@ -203,8 +211,9 @@ struct PlanChecker {
         break;
       }
       case fb::KernelTypes::DoubleList:
-        ET_VALIDATE(ev->val_as_DoubleList()->items() != nullptr,
-                    "DoubleList value %u has no items", vi);
+        ET_VALIDATE(ev->val_as_DoubleList()->items() != nullptr &&
+                        elems_aligned(ev->val_as_DoubleList()->items()),
+                    "DoubleList value %u has no (aligned) items", vi);
         break;
       case fb::KernelTypes::BoolList:
         ET_VALIDATE(ev->val_as_BoolList()->items() != nullptr,
@@ -296,6 +305,8 @@ struct PlanChecker {
     ET_VALIDATE(plan->name() != nullptr, "Execution plan without a name");
     ET_VALIDATE(n_values <= kMaxValuesPerMethod, "Method '%s' has %zu values (limit %zu)",
                 plan->name()->c_str(), n_values, kMaxValuesPerMethod);
+    ET_VALIDATE(elems_aligned(plan->non_const_buffer_sizes()),
+                "Method '%s': non_const_buffer_sizes misaligned", plan->name()->c_str());
     for (uint32_t i = 0; i < vsize(plan->non_const_buffer_sizes()); ++i) {
       ET_VALIDATE(plan->non_const_buffer_sizes()->Get(i) >= 0,
                   "Method '%s': planned buffer %u has negative size",
@@ -360,6 +371,7 @@ Error check_subsegments(const fb::SubsegmentOffsets* sub, const fb::Program* pro
               "%s: segment %u out of range (%zu segments)", what,
               sub->segment_index(), vsize(prog->segments()));
   const uint64_t seg_size = prog->segments()->Get(sub->segment_index())->size();
+  ET_VALIDATE(elems_aligned(sub->offsets()), "%s: offsets misaligned", what);
   for (uint32_t i = 0; i < vsize(sub->offsets()); ++i) {
     ET_VALIDATE(sub->offsets()->Get(i) <= seg_size,
                 "%s: offset %u = %llu beyond segment of %llu bytes", what, i,
