@@ -6,11 +6,13 @@
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/runner_util/inputs.h>
 #include <executorch/extension/tensor/tensor.h>
+#include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -159,6 +161,46 @@ TEST_F(ModuleTest, DataMapFiles) {
                      std::make_unique<FileDataLoader>(std::move(ptd_loader.get())));
   ASSERT_EQ(via_loaders.load(), Error::Ok);
   EXPECT_EQ(run_add(via_loaders, 3.5f, -1.25f), 2.25f);
+}
+
+// A backend that is only registered, so load options have an owner.
+class OptionsOnlyBackend final : public executorch::runtime::BackendInterface {
+ public:
+  bool is_available() const override { return true; }
+  executorch::runtime::Result<executorch::runtime::DelegateHandle*> init(
+      executorch::runtime::BackendInitContext&, executorch::runtime::FreeableBuffer*,
+      executorch::runtime::ArrayRef<executorch::runtime::CompileSpec>) const override {
+    return Error::NotSupported;
+  }
+  Error execute(executorch::runtime::BackendExecutionContext&,
+                executorch::runtime::DelegateHandle*,
+                executorch::runtime::Span<EValue*>) const override {
+    return Error::NotSupported;
+  }
+};
+
+TEST_F(ModuleTest, LoadKeepsADeepCopyOfBackendOptions) {
+  static OptionsOnlyBackend backend;
+  static const auto registered = executorch::runtime::register_backend(
+      executorch::runtime::Backend{"ExtModuleTestBackend", &backend});
+  ASSERT_EQ(registered, Error::Ok);
+
+  executorch::runtime::BackendOption opts[1];
+  std::strcpy(opts[0].key, "threads");
+  opts[0].value = 4;
+  executorch::runtime::LoadBackendOptionsMap map;
+  ASSERT_EQ(map.set_options("ExtModuleTestBackend", {opts, 1}), Error::Ok);
+
+  Module m(add_);
+  ASSERT_EQ(m.load(map), Error::Ok);
+  opts[0].value = 8; // the caller's storage changes; the Module's copy must not
+  auto kept = m.backend_options().get_options("ExtModuleTestBackend");
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_STREQ(kept[0].key, "threads");
+  EXPECT_EQ(std::get<int>(kept[0].value), 4);
+  EXPECT_NE(kept.data(), opts);
+  // Methods still load and run with the options in place.
+  EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f);
 }
 
 TEST_F(ModuleTest, PresetInputsGetAndOutputs) {
