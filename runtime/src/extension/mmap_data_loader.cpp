@@ -20,10 +20,6 @@ namespace extension {
 
 namespace {
 
-struct UnlockContext {
-  size_t page_size;
-};
-
 // Loaded ranges were mlocked page-wise; undo exactly that range. The mapping
 // itself stays until the loader goes away.
 void munlock_range(void* context, void* data, size_t size) {

@@ -86,11 +86,9 @@ class ChainedDataMap final : public NamedDataMap {
  private:
   const NamedDataMap* owner(std::string_view key) const {
     for (const NamedDataMap* m : maps_) {
-      if (m->get_tensor_layout(key).ok()) {
-        return m;
-      }
-      // Blobs have data but no layout.
-      if (m->get_tensor_layout(key).error() == Error::NotSupported) {
+      // Blobs have data but no layout (NotSupported); both mean "held here".
+      const Error e = m->get_tensor_layout(key).error();
+      if (e == Error::Ok || e == Error::NotSupported) {
         return m;
       }
     }

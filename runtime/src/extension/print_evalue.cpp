@@ -117,8 +117,11 @@ void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
     }
   }
   if (!printed) {
-    os << "<" << (data == nullptr ? "no data" : "unprintable dtype ") 
-       << (data == nullptr ? "" : toString(type)) << ">";
+    if (data == nullptr) {
+      os << "<no data>";
+    } else {
+      os << "<unprintable dtype " << toString(type) << ">";
+    }
   }
   os << ")";
 }
