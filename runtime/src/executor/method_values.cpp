@@ -102,7 +102,12 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
       const uint64_t off = ps->fb->constant_segment()->offsets()->Get(t->data_buffer_idx());
       data = static_cast<const uint8_t*>(ps->constant_segment_data.data()) + off;
     } else {
-      data = ps->fb->constant_buffer()->Get(t->data_buffer_idx())->storage()->data();
+      // A 0-byte constant passes validation without storage (fuzz_program).
+      const auto* storage = ps->fb->constant_buffer()->Get(t->data_buffer_idx())->storage();
+      ET_CHECK_OR_RETURN_ERROR(storage != nullptr, InvalidProgram,
+                               "Value %u: constant buffer %u has no storage", vi,
+                               t->data_buffer_idx());
+      data = storage->data();
     }
     // Constants point straight into the program's bytes: no copies.
     impl->set_data(const_cast<void*>(data));
