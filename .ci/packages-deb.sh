@@ -8,7 +8,8 @@
 # enough to prove the device code builds), CUDA_ROOT (default /usr/local/cuda),
 # DEB_CACHE (where the debootstrap tarball is cached; default
 # /var/cache/executorch-ci if writable, else a temp dir), KEEP=1 keeps the
-# work dir.
+# work dir, REUSE_WORK=<a kept work dir> skips the build and tests the .debs
+# already there (for iterating on the later steps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -29,7 +30,7 @@ t0=$(date +%s)
 step() { step_name=$1; step_start=$(date +%s); echo; echo "-- deb: $1"; }
 step_done() { echo "-- deb: $step_name: $(( $(date +%s) - step_start ))s"; }
 
-work=$(mktemp -d /tmp/executorch-deb.XXXXXX)
+work=${REUSE_WORK:-$(mktemp -d /tmp/executorch-deb.XXXXXX)}
 chroot_dir=$work/root
 cleanup() {
   for m in proc dev/pts dev; do
@@ -39,6 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if [ -z "${REUSE_WORK:-}" ]; then
 # ---------------------------------------------------------------------------
 step "source tree (tracked and untracked, not ignored files)"
 mkdir -p "$work/src/executorch"
@@ -58,6 +60,7 @@ step "dpkg-buildpackage -us -uc -b -d (GPU_ARCHS=$GPU_ARCHS)"
     dpkg-buildpackage -us -uc -b -d) > "$work/build.log" 2>&1 || {
   tail -n 80 "$work/build.log"; echo "dpkg-buildpackage failed"; exit 1; }
 grep -E '^(dpkg-shlibdeps|dh_missing|dpkg-gencontrol): warning' "$work/build.log" || true
+fi
 changes=$(ls "$work"/src/executorch_*.changes)
 debs=("$work"/src/*.deb)
 for d in "${debs[@]}"; do
@@ -65,7 +68,7 @@ for d in "${debs[@]}"; do
   dpkg-deb -f "$d" Section Depends Recommends Provides | sed 's/^/   /'
   dpkg-deb -c "$d" | awk '{print "   " $6 ($7 ? " " $7 " " $8 : "")}' | grep -v '/$'
 done
-step_done
+[ -n "${REUSE_WORK:-}" ] || step_done
 
 step "lintian --pedantic"
 # initial-upload-closes-no-bugs: this CI builds from the repository, not an
@@ -118,10 +121,9 @@ sd=$work/cudart-standin
 mkdir -p "$sd/DEBIAN" "$sd/usr/local/cuda/lib64" "$sd/etc/ld.so.conf.d"
 cp -a "$CUDA_ROOT"/lib64/libcudart.so.13* "$sd/usr/local/cuda/lib64/"
 echo /usr/local/cuda/lib64 > "$sd/etc/ld.so.conf.d/cuda-cudart-13-0.conf"
-cudart_ver=$(readlink -f "$CUDA_ROOT"/lib64/libcudart.so.13 | sed -n 's/.*\.so\.\(.*\)/\1/p')
 cat > "$sd/DEBIAN/control" <<CTRL
 Package: cuda-cudart-13-0
-Version: ${cudart_ver:-13.0}-0executorchci
+Version: 13.0-0executorchci
 Architecture: $(dpkg --print-architecture)
 Maintainer: executorch CI <ci@localhost>
 Description: stand-in for NVIDIA's CUDA runtime package (CI only)
@@ -138,7 +140,8 @@ pkgs=()
 for d in "${debs[@]}"; do pkgs+=("$(dpkg-deb -f "$d" Package)"); done
 # executorch-tests and the -dbgsym packages are installed too: everything built.
 in_root dpkg -i /tmp/debs/cuda-cudart-13-0.deb
-in_root sh -c 'dpkg -i /tmp/debs/*.deb' || {
+in_root sh -c 'dpkg -i /tmp/debs/*.deb' > "$work/install.log" 2>&1 || {
+  cat "$work/install.log"
   cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
   in_root apt-get update -qq && in_root apt-get -f install -y -qq
 }
