@@ -110,36 +110,43 @@ snapshot() {
     -o -print | sort
 }
 
-# libexecutorch-cuda-backend1 Depends on NVIDIA's cuda-cudart-13-0, which
-# bookworm does not have. A local stand-in package of that name holds the
-# host toolkit's libcudart.so.13 under /usr/local/cuda/lib64 with an
-# ld.so.conf.d entry (the layout NVIDIA's package uses), so that the
-# dependency resolves, the backend loads and the purge check sees only
-# dpkg-owned files. It is for this test only, never shipped.
-step "stand-in cuda-cudart-13-0 package"
-sd=$work/cudart-standin
-mkdir -p "$sd/DEBIAN" "$sd/usr/local/cuda/lib64" "$sd/etc/ld.so.conf.d"
-cp -a "$CUDA_ROOT"/lib64/libcudart.so.13* "$sd/usr/local/cuda/lib64/"
-echo /usr/local/cuda/lib64 > "$sd/etc/ld.so.conf.d/cuda-cudart-13-0.conf"
-cat > "$sd/DEBIAN/control" <<CTRL
-Package: cuda-cudart-13-0
+# libexecutorch-cuda-backend1 depends (debian/shlibs.local) on NVIDIA's
+# cuda-cudart-13-0 and libcublas-13-0, which bookworm does not have. Local
+# stand-in packages of those names hold the host toolkit's libcudart.so.13
+# and libcublas{,Lt}.so.13 under /usr/local/cuda/lib64 with an
+# ld.so.conf.d entry (NVIDIA's layout), so that the dependencies resolve,
+# the backend loads and the purge check sees only dpkg-owned files. They
+# are for this test only, never shipped (-Znone: cuBLAS is 600 MB).
+step "stand-in CUDA runtime packages"
+standin() {  # standin PACKAGE LIBRARY-GLOB...
+  local name=$1 sd=$work/standin-$1; shift
+  mkdir -p "$sd/DEBIAN" "$sd/usr/local/cuda/lib64" "$sd/etc/ld.so.conf.d"
+  for g in "$@"; do cp -a "$CUDA_ROOT"/lib64/$g "$sd/usr/local/cuda/lib64/"; done
+  echo /usr/local/cuda/lib64 > "$sd/etc/ld.so.conf.d/$name.conf"
+  cat > "$sd/DEBIAN/control" <<CTRL
+Package: $name
 Version: 13.0-0executorchci
 Architecture: $(dpkg --print-architecture)
 Maintainer: executorch CI <ci@localhost>
-Description: stand-in for NVIDIA's CUDA runtime package (CI only)
+Description: stand-in for NVIDIA's $name package (CI only)
 CTRL
-printf 'activate-noawait ldconfig\n' > "$sd/DEBIAN/triggers"
-dpkg-deb --root-owner-group -b "$sd" "$work/cuda-cudart-13-0.deb" >/dev/null
+  printf 'activate-noawait ldconfig\n' > "$sd/DEBIAN/triggers"
+  dpkg-deb -Znone --root-owner-group -b "$sd" "$work/standin-$name.deb" > /dev/null
+  rm -rf "$sd"
+}
+standin cuda-cudart-13-0 'libcudart.so.13*'
+standin libcublas-13-0 'libcublas.so.13*' 'libcublasLt.so.13*'
 step_done
 
 step "install the packages in the chroot"
 snapshot > "$work/before.txt"
 mkdir -p "$chroot_dir/tmp/debs"
-cp "${debs[@]}" "$work/cuda-cudart-13-0.deb" "$chroot_dir/tmp/debs/"
+cp "${debs[@]}" "$chroot_dir/tmp/debs/"
+cp "$work"/standin-*.deb "$chroot_dir/tmp/"
 pkgs=()
 for d in "${debs[@]}"; do pkgs+=("$(dpkg-deb -f "$d" Package)"); done
 # executorch-tests and the -dbgsym packages are installed too: everything built.
-in_root dpkg -i /tmp/debs/cuda-cudart-13-0.deb
+in_root sh -c 'dpkg -i /tmp/standin-*.deb && rm /tmp/standin-*.deb' > /dev/null
 in_root sh -c 'dpkg -i /tmp/debs/*.deb' > "$work/install.log" 2>&1 || {
   cat "$work/install.log"
   cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
@@ -175,7 +182,7 @@ rm -rf "$chroot_dir/tmp/autopkgtest"
 step_done
 
 step "purge and check that nothing is left"
-in_root dpkg --purge "${pkgs[@]}" cuda-cudart-13-0 > /dev/null
+in_root dpkg --purge "${pkgs[@]}" cuda-cudart-13-0 libcublas-13-0 > /dev/null
 snapshot > "$work/after.txt"
 if ! diff -u "$work/before.txt" "$work/after.txt"; then
   echo "files left behind after purge (above)"; exit 1
