@@ -95,7 +95,7 @@ if [ ! -s "$tarball" ]; then
   tar -C "$work/boot" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
   rm -rf "$work/boot"
 fi
-mkdir -p "$chroot_dir"
+rm -rf "$chroot_dir"; mkdir -p "$chroot_dir"
 tar -C "$chroot_dir" -xzf "$tarball"
 mount -t proc proc "$chroot_dir/proc"
 step_done
