@@ -1,0 +1,284 @@
+// GPU benchmark: AOTInductor fixtures (tests/models/cuda/<name>/: model.pte,
+// aoti_cuda_blob.ptd, input<i>.bin) through executorch::extension::Module and
+// CudaBackend, with host I/O as the programs plan it.
+//
+// Per fixture it reports
+//   cold:     Module::load (Program::load) and load_method (delegate init:
+//             the AOTI .so out of named data, dlopen, weights to the device);
+//   latency:  wall clock of set_input + execute + cudaStreamSynchronize on
+//             the caller stream, median and p99 over --runs after --warmup;
+//   gpu:      cudaEvent time between events recorded on the caller stream
+//             before and after execute (the copies and kernels it enqueued);
+//   overhead: latency - gpu (host-side time per execute).
+// Once per process: CUDA context creation and the dlopen of
+// libexecutorch_cuda_backend.so.1 (the backend is not linked, so the first
+// dlopen is a cold load).
+//
+// Usage: gpu_bench [--runs N] [--warmup N] [--backend PATH] [--csv FILE] DIR...
+// Exit 77 when no CUDA device is usable, 1 on a failure.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+
+#include <cuda_runtime_api.h>
+
+#include <executorch/extension/cuda/caller_stream.h>
+#include <executorch/extension/module/module.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/platform/runtime.h>
+
+using executorch::aten::ScalarType;
+using executorch::aten::Tensor;
+using executorch::aten::TensorImpl;
+using executorch::extension::Module;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+double pct(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t i = size_t(p * double(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+std::vector<uint8_t> read_file(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), {});
+}
+
+bool exists(const std::string& p) {
+  std::ifstream f(p);
+  return f.good();
+}
+
+struct Row {
+  std::string name;
+  double load_ms = 0, load_method_ms = 0;
+  double med_us = 0, p99_us = 0, gpu_med_us = 0, overhead_med_us = 0;
+  int runs = 0;
+  bool ok = false;
+  std::string error;
+};
+
+#define CU(call)                                                                    \
+  do {                                                                              \
+    cudaError_t e_ = (call);                                                        \
+    if (e_ != cudaSuccess) {                                                        \
+      row.error = std::string(#call) + ": " + cudaGetErrorString(e_);               \
+      return row;                                                                   \
+    }                                                                               \
+  } while (0)
+
+Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream) {
+  Row row;
+  row.name = dir;
+  while (!row.name.empty() && row.name.back() == '/') row.name.pop_back();
+  row.name = row.name.substr(row.name.rfind('/') + 1);
+  const std::string pte = dir + "/model.pte", ptd = dir + "/aoti_cuda_blob.ptd";
+  if (!exists(pte)) {
+    row.error = "no " + pte;
+    return row;
+  }
+  auto t0 = Clock::now();
+  std::unique_ptr<Module> module =
+      exists(ptd) ? std::make_unique<Module>(pte, ptd, Module::LoadMode::Mmap)
+                  : std::make_unique<Module>(pte, Module::LoadMode::Mmap);
+  Error e = module->load();
+  row.load_ms = ms_since(t0);
+  if (e != Error::Ok) {
+    row.error = "Module::load error " + std::to_string(unsigned(e));
+    return row;
+  }
+  t0 = Clock::now();
+  e = module->load_method("forward");
+  CU(cudaDeviceSynchronize());
+  row.load_method_ms = ms_since(t0);
+  if (e != Error::Ok) {
+    row.error = "load_method error " + std::to_string(unsigned(e));
+    return row;
+  }
+  auto meta = module->method_meta("forward");
+  if (!meta.ok()) {
+    row.error = "method_meta";
+    return row;
+  }
+  // Host inputs from input<i>.bin.
+  std::vector<std::vector<uint8_t>> data;
+  std::vector<std::vector<int32_t>> sizes;
+  std::vector<std::unique_ptr<TensorImpl>> impls;
+  std::vector<EValue> inputs;
+  const size_t n_in = meta->num_inputs();
+  sizes.reserve(n_in);
+  for (size_t i = 0; i < n_in; ++i) {
+    auto info = meta->input_tensor_meta(i);
+    if (!info.ok()) {
+      row.error = "input " + std::to_string(i) + " is not a tensor";
+      return row;
+    }
+    data.push_back(read_file(dir + "/input" + std::to_string(i) + ".bin"));
+    if (data.back().size() != info->nbytes()) {
+      row.error = "input" + std::to_string(i) + ".bin: " + std::to_string(data.back().size()) +
+                  " bytes, the program wants " + std::to_string(info->nbytes());
+      return row;
+    }
+    sizes.emplace_back(info->sizes().begin(), info->sizes().end());
+    impls.emplace_back(new TensorImpl(info->scalar_type(), ssize_t(sizes.back().size()),
+                                      sizes.back().data(), data.back().data()));
+    inputs.emplace_back(Tensor(impls.back().get()));
+  }
+  cudaEvent_t ev0, ev1;
+  CU(cudaEventCreate(&ev0));
+  CU(cudaEventCreate(&ev1));
+  std::vector<double> wall, gpu, over;
+  wall.reserve(size_t(runs));
+  for (int it = 0; it < warmup + runs; ++it) {
+    auto w0 = Clock::now();
+    for (size_t i = 0; i < n_in; ++i) {
+      e = module->set_input("forward", inputs[i], i);
+      if (e != Error::Ok) break;
+    }
+    if (e == Error::Ok) {
+      executorch::extension::cuda::CallerStreamGuard guard(stream);
+      CU(cudaEventRecord(ev0, stream));
+      auto out = module->execute("forward");
+      e = out.ok() ? Error::Ok : out.error();
+      CU(cudaEventRecord(ev1, stream));
+    }
+    CU(cudaStreamSynchronize(stream));
+    double w_us = ms_since(w0) * 1e3;
+    if (e != Error::Ok) {
+      row.error = "execute error " + std::to_string(unsigned(e)) + " at run " + std::to_string(it);
+      break;
+    }
+    float g_ms = 0;
+    CU(cudaEventElapsedTime(&g_ms, ev0, ev1));
+    if (it >= warmup) {
+      wall.push_back(w_us);
+      gpu.push_back(double(g_ms) * 1e3);
+      over.push_back(w_us - double(g_ms) * 1e3);
+    }
+  }
+  cudaEventDestroy(ev0);
+  cudaEventDestroy(ev1);
+  if (!row.error.empty()) return row;
+  row.runs = int(wall.size());
+  row.med_us = pct(wall, 0.5);
+  row.p99_us = pct(wall, 0.99);
+  row.gpu_med_us = pct(gpu, 0.5);
+  row.overhead_med_us = pct(over, 0.5);
+  row.ok = true;
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 500, warmup = 50;
+  std::string backend = "libexecutorch_cuda_backend.so.1", csv;
+  std::vector<std::string> dirs;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) {
+      runs = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--warmup" && i + 1 < argc) {
+      warmup = std::max(0, std::atoi(argv[++i]));
+    } else if (a == "--backend" && i + 1 < argc) {
+      backend = argv[++i];
+    } else if (a == "--csv" && i + 1 < argc) {
+      csv = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::printf("usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] DIR...\n",
+                  argv[0]);
+      return 0;
+    } else {
+      dirs.push_back(a);
+    }
+  }
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    std::printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  if (dirs.empty()) {
+    std::fprintf(stderr, "gpu_bench: no fixture directories given\n");
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  int drv = 0, rtv = 0;
+  cudaDriverGetVersion(&drv);
+  cudaRuntimeGetVersion(&rtv);
+  executorch::runtime::runtime_init();
+  auto t0 = Clock::now();
+  cudaError_t ce = cudaFree(nullptr);  // creates the primary context
+  double ctx_ms = ms_since(t0);
+  if (ce != cudaSuccess) {
+    std::printf("SKIP: CUDA context: %s\n", cudaGetErrorString(ce));
+    return 77;
+  }
+  t0 = Clock::now();
+  void* dl = dlopen(backend.c_str(), RTLD_NOW | RTLD_LOCAL);
+  double dlopen_ms = ms_since(t0);
+  if (dl == nullptr) {
+    std::printf("FAIL: dlopen %s: %s\n", backend.c_str(), dlerror());
+    return 1;
+  }
+  auto* be = executorch::runtime::get_backend_class("CudaBackend");
+  if (be == nullptr || !be->is_available()) {
+    std::printf("FAIL: CudaBackend %s after dlopen\n", be ? "unavailable" : "not registered");
+    return 1;
+  }
+  cudaStream_t stream;
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+    std::printf("FAIL: cudaStreamCreate\n");
+    return 1;
+  }
+  std::printf("gpu_bench: %s (sm_%d%d), driver %d, runtime %d; %d warm-up + %d runs\n",
+              prop.name, prop.major, prop.minor, drv, rtv, warmup, runs);
+  std::printf("cold: CUDA context %.1f ms, dlopen(%s) %.2f ms\n", ctx_ms, backend.c_str(),
+              dlopen_ms);
+  std::vector<Row> rows;
+  for (auto& d : dirs) rows.push_back(bench_fixture(d, warmup, runs, stream));
+  std::printf("%-12s %10s %12s %10s %10s %10s %12s\n", "model", "load ms", "load_meth ms",
+              "med us", "p99 us", "gpu us", "overhead us");
+  int failures = 0;
+  for (auto& r : rows) {
+    if (!r.ok) {
+      std::printf("%-12s FAILED: %s\n", r.name.c_str(), r.error.c_str());
+      ++failures;
+      continue;
+    }
+    std::printf("%-12s %10.2f %12.1f %10.1f %10.1f %10.1f %12.1f\n", r.name.c_str(), r.load_ms,
+                r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us, r.overhead_med_us);
+  }
+  if (!csv.empty()) {
+    std::FILE* f = std::fopen(csv.c_str(), "w");
+    if (f != nullptr) {
+      std::fprintf(f, "model,ok,load_ms,load_method_ms,med_us,p99_us,gpu_med_us,overhead_med_us,"
+                      "runs,dlopen_ms,context_ms\n");
+      for (auto& r : rows) {
+        std::fprintf(f, "%s,%d,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%.3f,%.3f\n", r.name.c_str(),
+                     int(r.ok), r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us,
+                     r.overhead_med_us, r.runs, dlopen_ms, ctx_ms);
+      }
+      std::fclose(f);
+    }
+  }
+  cudaStreamDestroy(stream);
+  return failures ? 1 : 0;
+}
