@@ -34,6 +34,7 @@
 
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/data_loader.h>
+#include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
@@ -235,6 +236,48 @@ class MallocAllocator final : public rt::MemoryAllocator {
   std::vector<void*> blocks_;
   size_t used_ = 0;
 };
+
+// A planned buffer on a device, from the device's registered allocator.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(rt::DeviceAllocator* a, void* p, ::executorch::aten::Device d)
+      : a_(a), p_(p), d_(d) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept : a_(o.a_), p_(o.p_), d_(o.d_) {
+    o.a_ = nullptr;
+    o.p_ = nullptr;
+  }
+  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (a_ != nullptr && p_ != nullptr) {
+      a_->deallocate(p_, d_.index());
+    }
+  }
+  uint8_t* get() const { return static_cast<uint8_t*>(p_); }
+
+ private:
+  rt::DeviceAllocator* a_ = nullptr;
+  void* p_ = nullptr;
+  ::executorch::aten::Device d_{::executorch::aten::DeviceType::CPU};
+};
+
+DeviceBuffer device_buffer(size_t nbytes, ::executorch::aten::Device dev, size_t index) {
+  rt::DeviceAllocator* a = rt::get_device_allocator(dev.type());
+  if (a == nullptr) {
+    fail(Error::NotFound,
+         "planned buffer %zu is on %s, but there is no allocator for device %s: is the "
+         "%s backend installed?", index, rt::device_type_name(dev.type()),
+         rt::device_type_name(dev.type()), rt::device_type_name(dev.type()));
+  }
+  g_log_errors.clear();
+  auto p = a->allocate(nbytes == 0 ? 1 : nbytes, dev.index());
+  if (!p.ok()) {
+    fail_rt(p.error(), "cannot allocate %zu bytes on %s:%d for planned buffer %zu",
+            nbytes, rt::device_type_name(dev.type()), int(dev.index()), index);
+  }
+  return DeviceBuffer(a, p.get(), dev);
+}
 
 // Zero-filled memory from anonymous mappings: page aligned, and pages a
 // method never touches cost nothing (planned buffers can be large).
@@ -931,6 +974,24 @@ void print_output(const EValue& v, size_t index, bool json, std::string* out) {
       if (total != 0 && data == nullptr) {
         fail(Error::InvalidState, "output %zu has no data", index);
       }
+      std::vector<uint8_t> host_copy;
+      if (!t.device().is_cpu() && total != 0) {
+        // An output left on the device: copy it to the host to print it.
+        rt::DeviceAllocator* a = rt::get_device_allocator(t.device_type());
+        if (a == nullptr) {
+          fail(Error::NotFound, "output %zu is on %s and there is no allocator for it",
+               index, rt::device_type_name(t.device_type()));
+        }
+        host_copy.resize(t.nbytes());
+        g_log_errors.clear();
+        const Error e =
+            a->copy_device_to_host(host_copy.data(), data, t.nbytes(), t.device_index());
+        if (e != Error::Ok) {
+          fail_rt(e, "cannot copy output %zu from %s", index,
+                  rt::device_type_name(t.device_type()));
+        }
+        data = host_copy.data();
+      }
       for (size_t i = 0; i < total; ++i) {
         if (!keep(i)) {
           if (i == kEdge) {
@@ -1051,7 +1112,10 @@ int cmd_run(const Options& o) {
   const rt::MethodMeta meta = meta_r.get();
 
   // Planned memory, sized from the method's metadata.
+  // Buffers the program puts on a device come from that device's registered
+  // allocator (the CUDA backend registers one).
   std::vector<AlignedBuffer> planned;
+  std::vector<DeviceBuffer> device_planned;
   std::vector<rt::Span<uint8_t>> planned_spans;
   std::vector<::executorch::aten::Device> planned_devices;
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
@@ -1061,14 +1125,22 @@ int cmd_run(const Options& o) {
            "method '%s': bad size for planned buffer %zu", method_name.c_str(), i);
     }
     const auto nbytes = static_cast<size_t>(size.get());
+    auto dev_r = meta.memory_planned_buffer_device(i);
+    if (!dev_r.ok()) {
+      fail(dev_r.error(), "method '%s': bad device for planned buffer %zu",
+           method_name.c_str(), i);
+    }
+    const ::executorch::aten::Device dev = dev_r.get();
+    planned_devices.push_back(dev);
+    if (!dev.is_cpu()) {
+      device_planned.push_back(device_buffer(nbytes, dev, i));
+      planned_spans.emplace_back(device_planned.back().get(), nbytes);
+      continue;
+    }
     char what[64];
     std::snprintf(what, sizeof(what), "planned buffer %zu", i);
     planned.push_back(aligned_buffer(nbytes, what));
     planned_spans.emplace_back(planned.back().get(), nbytes);
-    auto dev = meta.memory_planned_buffer_device(i);
-    planned_devices.push_back(dev.ok() ? dev.get()
-                                       : ::executorch::aten::Device(
-                                             ::executorch::aten::DeviceType::CPU));
   }
   rt::HierarchicalAllocator planned_memory(
       {planned_spans.data(), planned_spans.size()},

@@ -138,11 +138,21 @@ Offset<fb::ExecutionPlan> write_method(FlatBufferBuilder& b, const MethodDesc& m
     delegates.push_back(fb::CreateBackendDelegate(b, b.CreateString(d.id), ref,
                                                   b.CreateVector(specs)));
   }
+  Offset<flatbuffers::Vector<Offset<fb::NonConstBufferDevice>>> devices = 0;
+  if (!m.non_const_buffer_device.empty()) {
+    std::vector<Offset<fb::NonConstBufferDevice>> ds;
+    for (const auto& d : m.non_const_buffer_device) {
+      ds.push_back(fb::CreateNonConstBufferDevice(b, d.buffer_idx,
+                                                  fb::DeviceType(d.device_type),
+                                                  d.device_index));
+    }
+    devices = b.CreateVector(ds);
+  }
   return fb::CreateExecutionPlan(b, b.CreateString(m.name), 0, b.CreateVector(values),
                                  b.CreateVector(m.inputs), b.CreateVector(m.outputs),
                                  b.CreateVector(chains), b.CreateVector(ops),
                                  b.CreateVector(delegates),
-                                 b.CreateVector(m.non_const_buffer_sizes));
+                                 b.CreateVector(m.non_const_buffer_sizes), devices);
 }
 
 void put_le(std::vector<uint8_t>& out, size_t at, uint64_t v, size_t n) {

@@ -92,6 +92,13 @@ struct MethodDesc {
   std::vector<std::pair<std::string, std::string>> operators; // name, overload
   std::vector<DelegateDesc> delegates;
   std::vector<int64_t> non_const_buffer_sizes{0};
+  // ExecutionPlan.non_const_buffer_device entries (written when not empty).
+  struct BufferDevice {
+    int32_t buffer_idx = 1; // like mem_id: 1-based
+    int8_t device_type = 0; // 0 CPU, 1 CUDA
+    int8_t device_index = 0;
+  };
+  std::vector<BufferDevice> non_const_buffer_device;
 
   int32_t add_value(ValueDesc v) {
     values.push_back(std::move(v));

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -42,7 +43,38 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
     if (src.const_data_ptr() != dst.const_data_ptr() && src.nbytes() > 0) {
       ET_CHECK_OR_RETURN_ERROR(src.const_data_ptr() != nullptr, InvalidArgument,
                                "Input %zu has no data", idx);
-      std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+      const auto ddev = dst.device();
+      const auto sdev = src.device();
+      if (ddev.is_cpu() && sdev.is_cpu()) {
+        std::memcpy(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes());
+      } else {
+        // A planned buffer on a device (or a device input): copy through the
+        // device's registered allocator.
+        const auto type = ddev.is_cpu() ? sdev.type() : ddev.type();
+        DeviceAllocator* da = get_device_allocator(type);
+        ET_CHECK_OR_RETURN_ERROR(da != nullptr, NotFound,
+                                 "Input %zu: no allocator for device %s: is the %s backend "
+                                 "installed?", idx, device_type_name(type),
+                                 device_type_name(type));
+        ET_CHECK_OR_RETURN_ERROR(ddev.is_cpu() || sdev.is_cpu() || ddev == sdev,
+                                 NotSupported, "Input %zu: copy from %s:%d to %s:%d", idx,
+                                 device_type_name(sdev.type()), int(sdev.index()),
+                                 device_type_name(ddev.type()), int(ddev.index()));
+        Error e = Error::Ok;
+        if (sdev.is_cpu()) {
+          e = da->copy_host_to_device(dst.mutable_data_ptr(), src.const_data_ptr(),
+                                      src.nbytes(), ddev.index());
+        } else if (ddev.is_cpu()) {
+          e = da->copy_device_to_host(dst.mutable_data_ptr(), src.const_data_ptr(),
+                                      src.nbytes(), sdev.index());
+        } else {
+          e = da->copy_device_to_device(dst.mutable_data_ptr(), src.const_data_ptr(),
+                                        src.nbytes(), ddev.index());
+        }
+        ET_CHECK_OK_OR_RETURN_ERROR(e, "Input %zu: copy %s -> %s failed", idx,
+                                    device_type_name(sdev.type()),
+                                    device_type_name(ddev.type()));
+      }
     }
   } else {
     ET_CHECK_OR_RETURN_ERROR(ft->data_buffer_idx() == 0 && !internal::is_external(ft),

@@ -4,6 +4,9 @@
 #include <cstring>
 #include <new>
 
+#include <vector>
+
+#include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
 #include <executorch/runtime/platform/log.h>
@@ -31,7 +34,83 @@ namespace {
     }                                                                      \
   } while (0)
 
-// Where a tensor's bytes live; sets impl's data pointer.
+// The device the program puts planned buffer memory_id (1-based) on: its
+// non_const_buffer_device entry, CPU when there is none.
+etensor::Device program_buffer_device(const fb::ExecutionPlan* plan, uint32_t memory_id) {
+  const auto* devs = plan->non_const_buffer_device();
+  for (uint32_t i = 0; devs != nullptr && i < devs->size(); ++i) {
+    if (devs->Get(i)->buffer_idx() == int32_t(memory_id)) {
+      return etensor::Device(static_cast<etensor::DeviceType>(devs->Get(i)->device_type()),
+                             devs->Get(i)->device_index());
+    }
+  }
+  return etensor::Device(etensor::DeviceType::CPU);
+}
+
+// Copies nbytes of host data into a planned buffer on `device`.
+Error copy_into_planned(etensor::Device device, void* dst, const void* src,
+                        size_t nbytes, uint32_t vi) {
+  if (nbytes == 0) {
+    return Error::Ok;
+  }
+  if (device.is_cpu()) {
+    std::memcpy(dst, src, nbytes);
+    return Error::Ok;
+  }
+  DeviceAllocator* da = get_device_allocator(device.type());
+  ET_CHECK_OR_RETURN_ERROR(da != nullptr, NotFound,
+                           "Value %u: no allocator for device %s to copy its initial "
+                           "value", vi, device_type_name(device.type()));
+  return da->copy_host_to_device(dst, src, nbytes, device.index());
+}
+
+// The device of a tensor. Planned: its buffer's (the program's
+// non_const_buffer_device and the caller's HierarchicalAllocator must agree),
+// which an explicit ExtraTensorInfo device must match. Constants and external
+// data live in host memory; only an unplanned input may name a device.
+Error tensor_device(MethodState* ms, const fb::Tensor* t, uint32_t vi,
+                    etensor::Device* out) {
+  const auto* info = t->extra_tensor_info();
+  // Generated tables derive privately from flatbuffers::Table; its vtable
+  // tells whether the writer set the device (FlatBuffers omits defaults).
+  const auto* table = reinterpret_cast<const flatbuffers::Table*>(info);
+  const bool info_device = info != nullptr &&
+                           (table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_TYPE) ||
+                            table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_INDEX));
+  const etensor::Device tdev =
+      info == nullptr ? etensor::Device(etensor::DeviceType::CPU)
+                      : etensor::Device(static_cast<etensor::DeviceType>(info->device_type()),
+                                        info->device_index());
+  const auto* a = t->allocation_info();
+  if (a == nullptr) {
+    ET_CHECK_OR_RETURN_ERROR(
+        tdev.is_cpu() || (t->data_buffer_idx() == 0 && !is_external(t)), InvalidProgram,
+        "Value %u: a constant or external tensor cannot be on %s", vi,
+        device_type_name(tdev.type()));
+    *out = tdev;
+    return Error::Ok;
+  }
+  const etensor::Device want = program_buffer_device(ms->plan, a->memory_id());
+  HierarchicalAllocator* planned = ms->memory->planned_memory();
+  if (planned != nullptr) {
+    const etensor::Device have = planned->buffer_device(a->memory_id() - 1);
+    ET_CHECK_OR_RETURN_ERROR(
+        want == have, InvalidArgument,
+        "Value %u: planned buffer %u is on %s:%d in the program but the planned memory "
+        "given is on %s:%d", vi, a->memory_id(), device_type_name(want.type()),
+        int(want.index()), device_type_name(have.type()), int(have.index()));
+  }
+  ET_CHECK_OR_RETURN_ERROR(
+      !info_device || tdev == want, InvalidProgram,
+      "Value %u: tensor is on %s:%d but its planned buffer %u is on %s:%d", vi,
+      device_type_name(tdev.type()), int(tdev.index()), a->memory_id(),
+      device_type_name(want.type()), int(want.index()));
+  *out = want;
+  return Error::Ok;
+}
+
+// Where a tensor's bytes live; sets impl's data pointer (impl's device is
+// settled by tensor_device()).
 Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
                           size_t nbytes, uint32_t vi) {
   if (const auto* a = t->allocation_info()) {
@@ -44,11 +123,21 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
     ET_CHECK_OK_OR_RETURN_ERROR(addr.error(),
                                 "Value %u: planned buffer %u too small or missing", vi,
                                 a->memory_id());
+    const etensor::Device want = impl->device();
     impl->set_data(*addr);
     if (is_external(t)) {
       const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
-      const Error e = ms->named_data.load_data_into(fqn, *addr, nbytes);
-      ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
+      if (want.is_cpu()) {
+        const Error e = ms->named_data.load_data_into(fqn, *addr, nbytes);
+        ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
+      } else {
+        std::vector<uint8_t> staging(nbytes);
+        const Error e = ms->named_data.load_data_into(fqn, staging.data(), nbytes);
+        ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
+        ET_CHECK_OK_OR_RETURN_ERROR(
+            copy_into_planned(want, *addr, staging.data(), nbytes, vi),
+            "Cannot copy external tensor '%s' to %s", fqn, device_type_name(want.type()));
+      }
     } else if (t->data_buffer_idx() > 0) {
       // Initial value of a mutable buffer.
       const ProgramState* ps = ms->program;
@@ -63,9 +152,8 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
                                   vi);
       ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidProgram,
                                "Short read of mutable data for value %u", vi);
-      if (nbytes > 0) {
-        std::memcpy(*addr, data->data(), nbytes);
-      }
+      ET_CHECK_OK_OR_RETURN_ERROR(copy_into_planned(want, *addr, data->data(), nbytes, vi),
+                                  "Cannot copy the mutable data of value %u", vi);
     }
     return Error::Ok;
   }
@@ -133,16 +221,12 @@ Error parse_tensor(MethodState* ms, const fb::Tensor* t, uint32_t vi, EValue* ou
     sizes[i] = t->sizes()->Get(i);
     dim_order[i] = t->dim_order() != nullptr ? t->dim_order()->Get(i) : uint8_t(i);
   }
-  auto device = etensor::DeviceType::CPU;
-  etensor::DeviceIndex device_index = 0;
-  if (const auto* info = t->extra_tensor_info()) {
-    device = static_cast<etensor::DeviceType>(info->device_type());
-    device_index = info->device_index();
-  }
+  etensor::Device device(etensor::DeviceType::CPU);
+  ET_CHECK_OK_OR_RETURN_ERROR(tensor_device(ms, t, vi, &device));
   new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), ssize_t(rank),
                         sizes, nullptr, dim_order, strides,
-                        static_cast<TensorShapeDynamism>(t->shape_dynamism()), device,
-                        device_index);
+                        static_cast<TensorShapeDynamism>(t->shape_dynamism()),
+                        device.type(), device.index());
   ET_CHECK_OK_OR_RETURN_ERROR(resolve_tensor_data(ms, t, impl, *nbytes, vi));
   // A planned offset or constant offset from the file must leave the data
   // aligned for its dtype: kernels access it as T* (found by fuzz_program).

@@ -312,6 +312,26 @@ struct PlanChecker {
                   "Method '%s': planned buffer %u has negative size",
                   plan->name()->c_str(), i);
     }
+    const auto* devs = plan->non_const_buffer_device();
+    ET_VALIDATE(vsize(devs) <= 1024 && vsize(devs) <= vsize(plan->non_const_buffer_sizes()),
+                "Method '%s': %zu non_const_buffer_device entries",
+                plan->name()->c_str(), size_t(vsize(devs)));
+    for (uint32_t i = 0; i < vsize(devs); ++i) {
+      const auto* d = devs->Get(i);
+      ET_VALIDATE(d != nullptr && d->buffer_idx() >= 1 &&
+                      uint32_t(d->buffer_idx()) < vsize(plan->non_const_buffer_sizes()),
+                  "Method '%s': non_const_buffer_device %u names no planned buffer",
+                  plan->name()->c_str(), i);
+      ET_VALIDATE(d->device_type() >= fb::DeviceType::MIN &&
+                      d->device_type() <= fb::DeviceType::MAX && d->device_index() >= 0,
+                  "Method '%s': non_const_buffer_device %u has unknown device %d:%d",
+                  plan->name()->c_str(), i, int(d->device_type()), int(d->device_index()));
+      for (uint32_t j = 0; j < i; ++j) {
+        ET_VALIDATE(devs->Get(j)->buffer_idx() != d->buffer_idx(),
+                    "Method '%s': planned buffer %d has two device entries",
+                    plan->name()->c_str(), int(d->buffer_idx()));
+      }
+    }
     for (uint32_t i = 0; i < n_values; ++i) {
       ET_CHECK_OK_OR_RETURN_ERROR(check_value(i));
     }
