@@ -40,9 +40,12 @@ TEST(CudaBackendDlopen, RegistersOncePerProcess) {
   // Not loaded yet.
   EXPECT_EQ(dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD), nullptr);
 
+  EXPECT_EQ(et_test::cuda_allocator(), nullptr);
   void* first = dlopen(kSoname, RTLD_NOW | kFirst);
   ASSERT_NE(first, nullptr) << dlerror();
   EXPECT_EQ(et_test::count_backends_named("CudaBackend"), 1u);
+  auto* const allocator = et_test::cuda_allocator();
+  EXPECT_NE(allocator, nullptr);
 
   void* second = dlopen(kSoname, RTLD_NOW | kSecond);
   ASSERT_NE(second, nullptr) << dlerror();
@@ -64,6 +67,8 @@ TEST(CudaBackendDlopen, RegistersOncePerProcess) {
   EXPECT_EQ(et_test::count_backends_named("CudaBackend"), 1u);
   EXPECT_EQ(dlclose(again), 0);
   EXPECT_EQ(et_test::count_backends_named("CudaBackend"), 1u);
+  // The CUDA allocator: the same single registration throughout.
+  EXPECT_EQ(et_test::cuda_allocator(), allocator);
 }
 
 TEST(CudaBackendDlopen, OneCallerStreamState) {

@@ -31,11 +31,30 @@ constexpr const char* kGetCallerStream =
 
 // Counted before any test touches the registry.
 const size_t count_at_start = et_test::count_backends_named("CudaBackend");
+executorch::runtime::DeviceAllocator* const allocator_at_start = et_test::cuda_allocator();
 
 TEST(CudaBackendLinked, RegisteredOnceAtStart) {
   EXPECT_EQ(count_at_start, 1u);
   EXPECT_EQ(et_test::count_backends_named("CudaBackend"), 1u);
   EXPECT_NE(executorch::runtime::get_backend_class("CudaBackend"), nullptr);
+}
+
+TEST(CudaBackendLinked, CudaAllocatorRegisteredOnce) {
+  ASSERT_NE(allocator_at_start, nullptr);
+  EXPECT_EQ(et_test::cuda_allocator(), allocator_at_start);
+  EXPECT_EQ(allocator_at_start->type(), executorch::runtime::etensor::DeviceType::CUDA);
+  // A second CUDA allocator is refused with an Error, not an abort.
+  et_test::DummyCudaAllocator dup;
+  EXPECT_EQ(executorch::runtime::register_device_allocator(&dup), Error::InvalidArgument);
+  EXPECT_EQ(et_test::cuda_allocator(), allocator_at_start);
+  if (et_test::no_gpu_node()) {
+    // Without a GPU the allocator fails with an Error (CUDA is touched only now).
+    auto p = allocator_at_start->allocate(16, 0);
+    EXPECT_FALSE(p.ok());
+    int host = 0;
+    EXPECT_NE(allocator_at_start->copy_device_to_host(&host, &host, sizeof(host), 0),
+              Error::Ok);
+  }
 }
 
 TEST(CudaBackendLinked, NoDeviceHereMeansUnavailable) {
@@ -130,9 +149,11 @@ TEST(CudaBackendLinked, AlsoDlopenedStaysOnce) {
   EXPECT_EQ(from_ext, reinterpret_cast<void*>(&executorch::extension::cuda::getCallerStream));
   dlclose(ext);
 
+  EXPECT_EQ(et_test::cuda_allocator(), allocator_at_start);
   EXPECT_EQ(dlclose(global), 0);
   EXPECT_EQ(dlclose(local), 0);
   EXPECT_EQ(et_test::count_backends_named("CudaBackend"), 1u);
+  EXPECT_EQ(et_test::cuda_allocator(), allocator_at_start);
   EXPECT_NE(executorch::runtime::get_backend_class("CudaBackend"), nullptr);
 }
 

@@ -9,6 +9,7 @@
 
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/backend/options.h>
+#include <executorch/runtime/core/device_allocator.h>
 
 namespace et_test {
 
@@ -40,6 +41,35 @@ inline std::string backend_caller_stream() {
       &view.begin()->value);
   return text == nullptr ? "<error>" : std::string(text->data());
 }
+
+// The registered CUDA device allocator (one slot per device type: a second
+// registration is refused, so "registered once" means this stays the same
+// non-null pointer).
+inline executorch::runtime::DeviceAllocator* cuda_allocator() {
+  return executorch::runtime::get_device_allocator(
+      executorch::runtime::etensor::DeviceType::CUDA);
+}
+
+// A stand-in allocator for the duplicate-registration check.
+class DummyCudaAllocator final : public executorch::runtime::DeviceAllocator {
+ public:
+  executorch::runtime::etensor::DeviceType type() const override {
+    return executorch::runtime::etensor::DeviceType::CUDA;
+  }
+  executorch::runtime::Result<void*> allocate(size_t,
+                                              executorch::runtime::etensor::DeviceIndex) override {
+    return executorch::runtime::Error::NotSupported;
+  }
+  void deallocate(void*, executorch::runtime::etensor::DeviceIndex) override {}
+  executorch::runtime::Error copy_host_to_device(
+      void*, const void*, size_t, executorch::runtime::etensor::DeviceIndex) override {
+    return executorch::runtime::Error::NotSupported;
+  }
+  executorch::runtime::Error copy_device_to_host(
+      void*, const void*, size_t, executorch::runtime::etensor::DeviceIndex) override {
+    return executorch::runtime::Error::NotSupported;
+  }
+};
 
 // True when this machine has no NVIDIA device node (CI without a GPU).
 inline bool no_gpu_node() {
