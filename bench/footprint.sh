@@ -3,14 +3,14 @@
 # dir, -Dportable_kernels=false -Dcuda=disabled) against upstream's "< 50 kB"
 # core claim, its .text per source layer, and text/data/bss/file size of each
 # shipped library of the main build dir.
-# Usage: bench/footprint.sh [BUILD_DIR] [CORE_BUILD_DIR]
+# Usage: [CORE_BUILDTYPE=minsize] [SKIP_SHIPPED=1] bench/footprint.sh [BUILD_DIR] [CORE_BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build-bench}
 C=${2:-build-bench-core}
 if [ ! -f "$C/build.ninja" ]; then
   meson setup "$C" -Dwerror=true -Dcuda=disabled -Dportable_kernels=false -Dtests=disabled \
-    -Dbenchmarks=false >/dev/null
+    -Dbenchmarks=false -Dbuildtype="${CORE_BUILDTYPE:-debugoptimized}" >/dev/null
 fi
 ninja -C "$C" runtime/libexecutorch.so.1.0.0 >/dev/null
 text_of() { size -A "$1" | awk '$1==".text"{print $2}'; }
@@ -35,6 +35,7 @@ for layer in platform core kernel backend executor extension kernels; do
   [ "$t" -gt 0 ] && printf '%-44s %10d\n' "$layer" "$t"
 done
 echo "(object .text before linking: inline functions counted once per object, so the sum exceeds the library's)"
+[ -n "${SKIP_SHIPPED:-}" ] && exit 0
 echo
 echo "== footprint: shipped libraries ($B)"
 printf '%-40s %10s %10s %10s %12s %12s\n' "library" "text" "data" "bss" "file" "stripped"

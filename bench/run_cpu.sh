@@ -19,3 +19,6 @@ echo "== executorch $(meson introspect "$B" --projectinfo | python3 -c 'import j
 "$B/bench/cpu_bench" "${quick[@]}"
 echo
 bash bench/footprint.sh "$B" "$B-core"
+echo
+# The same core built for size (-Os), as upstream's size figure is.
+CORE_BUILDTYPE=minsize SKIP_SHIPPED=1 bash bench/footprint.sh "$B" "$B-core-minsize"

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""PyTorch side of the GPU benchmark (runs where torch with CUDA is; no network).
+
+For each CUDA fixture (tests/models/cuda/<name>/) it times, with the fixture's
+own input, the same model:
+  eager          torch eager, device tensors in and out;
+  eager+io       torch eager with host I/O (x.cuda() -> model -> .cpu()), the
+                 I/O our runtime's programs plan (host tensors);
+  cuda graph     eager captured once in a CUDA graph, replayed (device I/O);
+  aoti ctypes    the fixture's own AOTInductor .so (taken out of model.pte's
+                 named data, checked against its sha256 key, weights out of the
+                 .ptd) driven through its container C API via ctypes, with
+                 libtorch providing the aoti_torch_* shim (device I/O). Runs
+                 in a child process: torch 2.11's own AOTI loaders
+                 (torch._export.aot_load / AOTIModelContainerRunnerCuda)
+                 segfaulted on the GPU host, so they are not used.
+Each latency is wall clock per run including the final synchronize: median
+and p99 over --runs after --warmup. Then one table with our runtime's numbers
+(bench/gpu_bench --csv) side by side, with ratios.
+
+Model definitions come from tools/export/export_cuda.py build(name) (seeded,
+so they are the fixtures' weights). Usage:
+  gpu_bench.py [--fixtures tests/models/cuda] [--models mlp,conv,transformer]
+               [--runs 500] [--warmup 50] [--ours-csv FILE]
+"""
+import argparse
+import csv
+import ctypes
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
+
+
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(p * (len(v) - 1) + 0.5))] if v else float("nan")
+
+
+def timed(fn, sync, warmup, runs):
+    for _ in range(warmup):
+        fn()
+    sync()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter_ns()
+        fn()
+        sync()
+        out.append((time.perf_counter_ns() - t0) / 1e3)
+    return {"med": pct(out, 0.5), "p99": pct(out, 0.99)}
+
+
+def load_input(torch, d, meta):
+    xs = []
+    for spec in meta["inputs"]:
+        raw = open(os.path.join(d, spec["file"]), "rb").read()
+        dt = getattr(torch, spec["dtype"])
+        t = torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dt).reshape(spec["sizes"])
+        xs.append(t)
+    return xs
+
+
+# ------------------------------------------------------------ AOTI via ctypes
+def extract_so(pte, so_key):
+    """The ELF in the .pte's segments whose sha256 names it (keys are
+    sha256(bytes) + '_so_blob'); its size from the ELF header (section
+    header table last)."""
+    want = so_key.split("_")[0]
+    i = pte.find(b"\x7fELF")
+    while i >= 0:
+        shoff, = struct.unpack_from("<Q", pte, i + 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", pte, i + 0x3A)
+        blob = pte[i:i + shoff + shentsize * shnum]
+        if hashlib.sha256(blob).hexdigest() == want:
+            return blob
+        i = pte.find(b"\x7fELF", i + 1)
+    raise RuntimeError("no ELF in model.pte matches so_key " + so_key)
+
+
+def extract_weights(ptd, w_key):
+    """The .ptd's segment data (one named blob) checked against its key."""
+    if not ptd:
+        return b""
+    if ptd[8:12] != b"FH01":
+        raise RuntimeError(".ptd: no FH01 header")
+    _, _, _, seg_base, seg_size = struct.unpack_from("<IQQQQ", ptd, 12)
+    blob = ptd[seg_base:seg_base + seg_size]
+    want = w_key.split("_")[0]
+    if hashlib.sha256(blob).hexdigest() != want:
+        raise RuntimeError(".ptd segment does not match weights key " + w_key)
+    return blob
+
+
+class CudaArray:
+    def __init__(self, ptr, shape, typestr):
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": typestr,
+                                         "data": (ptr, False), "version": 2}
+
+
+def aoti_child(d, warmup, runs):
+    import torch
+    meta = json.load(open(os.path.join(d, "meta.json")))
+    libdir = os.path.join(os.path.dirname(torch.__file__), "lib")
+    for lib in ("libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so"):
+        p = os.path.join(libdir, lib)
+        if os.path.exists(p):
+            ctypes.CDLL(p, mode=ctypes.RTLD_GLOBAL)
+    shim = ctypes.CDLL(os.path.join(libdir, "libtorch_cuda.so"))
+    so = extract_so(open(os.path.join(d, "model.pte"), "rb").read(), meta["so_key"])
+    ptd_path = os.path.join(d, "aoti_cuda_blob.ptd")
+    weights = extract_weights(open(ptd_path, "rb").read() if os.path.exists(ptd_path) else b"",
+                              meta["weights_key"])
+    so_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"aoti_bench_{os.getpid()}.so")
+    with open(so_path, "wb") as f:
+        f.write(so)
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+    t0 = time.perf_counter()
+    lib = ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)
+    os.unlink(so_path)
+    h = ctypes.c_void_p()
+    if lib.AOTInductorModelContainerCreateWithDevice(ctypes.byref(h), ctypes.c_size_t(1),
+                                                     b"cuda", None) != 0:
+        raise RuntimeError("AOTInductorModelContainerCreateWithDevice failed")
+    wbuf = ctypes.create_string_buffer(weights, len(weights)) if weights else None
+    if wbuf is not None and lib.AOTInductorModelUpdateConstantsFromBlob(h, wbuf) != 0:
+        raise RuntimeError("AOTInductorModelUpdateConstantsFromBlob failed")
+    torch.cuda.synchronize()
+    init_ms = (time.perf_counter() - t0) * 1e3
+    n_in, n_out = ctypes.c_size_t(), ctypes.c_size_t()
+    lib.AOTInductorModelContainerGetNumInputs(h, ctypes.byref(n_in))
+    lib.AOTInductorModelContainerGetNumOutputs(h, ctypes.byref(n_out))
+    xs = [x.cuda() for x in load_input(torch, d, meta)]
+    dt = {torch.float32: shim.aoti_torch_dtype_float32(),
+          torch.bfloat16: shim.aoti_torch_dtype_bfloat16()}
+    dev = shim.aoti_torch_device_type_cuda()
+    shim.aoti_torch_create_tensor_from_blob.argtypes = [
+        ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
+        ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p]
+    shim.aoti_torch_delete_tensor_object.argtypes = [ctypes.c_void_p]
+    shim.aoti_torch_get_data_ptr.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.AOTInductorModelContainerRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                                 ctypes.c_void_p, ctypes.c_size_t,
+                                                 ctypes.c_void_p, ctypes.c_void_p]
+    shapes = [((ctypes.c_int64 * x.dim())(*x.shape), (ctypes.c_int64 * x.dim())(*x.stride()))
+              for x in xs]
+    ins = (ctypes.c_void_p * n_in.value)()
+    outs = (ctypes.c_void_p * n_out.value)()
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+    def run(keep=False):
+        for i, x in enumerate(xs):  # Run steals the input handles
+            if shim.aoti_torch_create_tensor_from_blob(
+                    ctypes.c_void_p(x.data_ptr()), x.dim(), shapes[i][0], shapes[i][1], 0,
+                    dt[x.dtype], dev, 0, ctypes.byref(ins, i * 8)) != 0:
+                raise RuntimeError("aoti_torch_create_tensor_from_blob failed")
+        if lib.AOTInductorModelContainerRun(h, ins, n_in, outs, n_out, stream, None) != 0:
+            raise RuntimeError("AOTInductorModelContainerRun failed")
+        if keep:
+            return
+        for j in range(n_out.value):
+            shim.aoti_torch_delete_tensor_object(outs[j])
+
+    # Correctness against the fixture's reference output.
+    run(keep=True)
+    torch.cuda.synchronize()
+    o = meta["outputs"][0]
+    ptr = ctypes.c_void_p()
+    shim.aoti_torch_get_data_ptr(outs[0], ctypes.byref(ptr))
+    odt = getattr(torch, o["dtype"])
+    got = torch.as_tensor(CudaArray(ptr.value, o["sizes"], "<f4" if odt == torch.float32 else "<i2"),
+                          device="cuda").view(odt).float().cpu()
+    for j in range(n_out.value):
+        shim.aoti_torch_delete_tensor_object(outs[j])
+    ref = torch.frombuffer(bytearray(open(os.path.join(d, o["file"]), "rb").read()),
+                           dtype=torch.float32).reshape(o["sizes"])
+    err = float((got - ref).abs().max() / (ref.abs().max() + 1e-12))
+    res = timed(run, torch.cuda.synchronize, warmup, runs)
+    res.update({"init_ms": init_ms, "err": err})
+    print("AOTI_RESULT " + json.dumps(res), flush=True)
+
+
+def aoti(d, warmup, runs):
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--aoti-child", d,
+                            "--warmup", str(warmup), "--runs", str(runs)],
+                           capture_output=True, text=True, timeout=240)
+    except subprocess.TimeoutExpired:
+        return {"error": "timeout"}
+    for line in p.stdout.splitlines():
+        if line.startswith("AOTI_RESULT "):
+            return json.loads(line[len("AOTI_RESULT "):])
+    tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+    return {"error": f"rc {p.returncode}: {tail[:160]}"}
+
+
+# ------------------------------------------------------------ eager / graph
+def torch_side(name, d, warmup, runs):
+    import torch
+    from export_cuda import build
+    meta = json.load(open(os.path.join(d, "meta.json")))
+    model, _, dtype = build(name)
+    model = model.to("cuda", dtype).eval()
+    xh = load_input(torch, d, meta)
+    xs = [x.cuda() for x in xh]
+    r = {}
+    sync = torch.cuda.synchronize
+    with torch.no_grad():
+        r["eager"] = timed(lambda: model(*xs), sync, warmup, runs)
+
+        def eager_io():
+            y = model(*[x.cuda() for x in xh])
+            return y.cpu()
+        r["eager_io"] = timed(eager_io, sync, warmup, runs)
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                model(*xs)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            static_out = model(*xs)
+        g.replay()
+        sync()
+        ref = torch.frombuffer(bytearray(open(os.path.join(d, meta["outputs"][0]["file"]), "rb").read()),
+                               dtype=torch.float32).reshape(meta["outputs"][0]["sizes"])
+        out = static_out[0] if isinstance(static_out, (tuple, list)) else static_out
+        r["graph_err"] = float((out.float().cpu() - ref).abs().max() / (ref.abs().max() + 1e-12))
+        r["graph"] = timed(g.replay, sync, warmup, runs)
+    return r
+
+
+def read_ours(path):
+    rows = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                rows[row["model"]] = row
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fixtures", default=os.path.join(ROOT, "tests", "models", "cuda"))
+    ap.add_argument("--models", default="mlp,conv,transformer")
+    ap.add_argument("--runs", type=int, default=500)
+    ap.add_argument("--warmup", type=int, default=50)
+    ap.add_argument("--ours-csv")
+    ap.add_argument("--aoti-child")
+    a = ap.parse_args()
+    if a.aoti_child:
+        aoti_child(a.aoti_child, a.warmup, a.runs)
+        return 0
+    import torch
+    if not torch.cuda.is_available():
+        print("SKIP: torch sees no CUDA device")
+        return 77
+    print(f"torch {torch.__version__} (CUDA {torch.version.cuda}), {torch.cuda.get_device_name(0)}; "
+          f"{a.warmup} warm-up + {a.runs} runs; latencies in us (median / p99)")
+    ours = read_ours(a.ours_csv)
+    results = {}
+    for name in a.models.split(","):
+        d = os.path.join(a.fixtures, name)
+        try:
+            results[name] = torch_side(name, d, a.warmup, a.runs)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            results[name] = {"error": f"{type(e).__name__}: {e}"}
+        results[name]["aoti"] = aoti(d, a.warmup, a.runs)
+
+    def cell(x):
+        return f"{x['med']:8.1f} /{x['p99']:8.1f}" if x and "med" in x else f"{'n/a':>18}"
+
+    def ratio(o, x):
+        return f"{o / x['med']:6.2f}x" if o and x and "med" in x else f"{'n/a':>7}"
+    cols = ["ours (host I/O)", "eager", "eager+host I/O", "eager CUDA graph", "AOTI .so ctypes"]
+    print()
+    print(f"{'model':<12}" + "".join(f"{c:>20}" for c in cols) +
+          f"{'ours/eager':>12}{'ours/eag+io':>12}{'ours/graph':>12}{'ours/aoti':>12}")
+    for name, r in results.items():
+        o = ours.get(name)
+        oc = {"med": float(o["med_us"]), "p99": float(o["p99_us"])} if o and o["ok"] == "1" else None
+        om = oc["med"] if oc else None
+        print(f"{name:<12}" + "".join(f"{cell(x):>20}" for x in
+                                      (oc, r.get("eager"), r.get("eager_io"), r.get("graph"),
+                                       r["aoti"])) +
+              f"{ratio(om, r.get('eager')):>12}{ratio(om, r.get('eager_io')):>12}"
+              f"{ratio(om, r.get('graph')):>12}{ratio(om, r['aoti']):>12}")
+    print()
+    print(f"{'model':<12}{'ours load_method ms':>21}{'AOTI dlopen+create+weights ms':>31}"
+          f"{'ours gpu us':>13}{'ours host overhead us':>23}{'aoti max err':>14}{'graph max err':>15}")
+    def f(dct, key, spec):
+        return format(float(dct[key]), spec) if key in dct else "n/a"
+    for name, r in results.items():
+        o = ours.get(name) or {}
+        ao = r["aoti"]
+        print(f"{name:<12}{f(o, 'load_method_ms', '.1f'):>21}{f(ao, 'init_ms', '.1f'):>31}"
+              f"{f(o, 'gpu_med_us', '.1f'):>13}{f(o, 'overhead_med_us', '.1f'):>23}"
+              f"{f(ao, 'err', '.2g'):>14}{f(r, 'graph_err', '.2g'):>15}")
+    any_o = next(iter(ours.values()), None)
+    if any_o:
+        print(f"\nours, once per process: CUDA context {float(any_o['context_ms']):.1f} ms, "
+              f"dlopen(libexecutorch_cuda_backend.so.1) {float(any_o['dlopen_ms']):.2f} ms")
+    for name, r in results.items():
+        for k in ("error",):
+            if k in r:
+                print(f"{name}: torch side failed: {r[k]}")
+        if "error" in r["aoti"]:
+            print(f"{name}: AOTI ctypes failed: {r['aoti']['error']}")
+    print("ratios: our median / theirs (below 1 means ours is faster). eager uses torch's default "
+          "SDPA backend; the fixtures were exported with the math backend.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+#!/bin/bash
+# GPU benchmark on the GPU host: our runtime (bench/gpu_bench) and PyTorch
+# (bench/gpu_bench.py: eager, eager with host I/O, CUDA graph, the same
+# AOTInductor .so through ctypes) on tests/models/cuda/{mlp,conv,transformer}.
+# Writes the table to $OUT/gpu_bench.txt (and prints it).
+#
+#   bench/run_gpu.sh [BUILD_DIR]          run (default build-gpubench)
+#   bench/run_gpu.sh --pack BUILD DEST    copy what the run needs out of a
+#                                         full build (-Dbenchmarks=true, CUDA)
+#                                         into a small DEST (build-gpubench)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--pack" ]; then
+  src=$2 dest=$3
+  rm -rf "$dest"; mkdir -p "$dest"/{bench,runtime,cuda-stream,cuda-backend}
+  cp -L "$src"/bench/gpu_bench "$dest"/bench/
+  cp -L "$src"/runtime/libexecutorch.so.1 "$dest"/runtime/
+  cp -L "$src"/cuda-stream/libexecutorch_extension_cuda.so.1 "$dest"/cuda-stream/
+  cp -L "$src"/cuda-backend/libexecutorch_cuda_backend.so.1 "$dest"/cuda-backend/
+  du -sh "$dest"
+  exit 0
+fi
+B=$(cd "${1:-build-gpubench}" && pwd) || { echo "no build dir ${1:-build-gpubench}"; exit 1; }
+OUT=${OUT:-/tmp/gpu-bench-out}
+RUNS=${RUNS:-500} WARMUP=${WARMUP:-50}
+mkdir -p "$OUT"
+NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
+export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PYTHONUNBUFFERED=1
+F=tests/models/cuda
+{
+  echo "== GPU benchmark $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null)"
+  nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv,noheader 2>&1 | head -2
+  echo
+  echo "-- ours: bench/gpu_bench (Module, MmapDataLoader, CudaBackend; host I/O)"
+  timeout 180 "$B"/bench/gpu_bench --runs "$RUNS" --warmup "$WARMUP" --csv "$OUT/ours.csv" \
+    "$F"/mlp "$F"/conv "$F"/transformer 2>&1
+  echo "gpu_bench rc=$?"
+  echo
+  echo "-- PyTorch: bench/gpu_bench.py"
+  timeout 300 python3 bench/gpu_bench.py --fixtures "$F" --runs "$RUNS" --warmup "$WARMUP" \
+    --ours-csv "$OUT/ours.csv" 2>&1
+  echo "gpu_bench.py rc=$?"
+} | tee "$OUT/gpu_bench.txt"
