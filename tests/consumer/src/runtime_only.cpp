@@ -1,19 +1,12 @@
-// Links libexecutorch only: no CudaBackend registered; with a .pte argument,
-// loads the program and prints its method count (exit 2 if it fails to load).
+// Links libexecutorch only: no CudaBackend may be registered. With an
+// add.pte argument (upstream's conformance program) it runs forward(3.5,
+// -1.25) through Module + TensorPtr, as a user program would, and expects 2.25.
+#include <cmath>
 #include <cstdio>
 
+#include <executorch/extension/module/module.h>
+#include <executorch/extension/tensor/tensor.h>
 #include <executorch/runtime/platform/runtime.h>
-
-// The loader and executor headers come with the executor work; without them
-// this program only checks the registry.
-#if __has_include(<executorch/extension/data_loader/file_data_loader.h>) && \
-    __has_include(<executorch/runtime/executor/program.h>)
-#include <executorch/extension/data_loader/file_data_loader.h>
-#include <executorch/runtime/executor/program.h>
-#define HAVE_PROGRAM 1
-#else
-#define HAVE_PROGRAM 0
-#endif
 
 #include "count.h"
 
@@ -24,23 +17,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (argc > 1) {
-#if HAVE_PROGRAM
-    auto loader = executorch::extension::FileDataLoader::from(argv[1]);
-    if (!loader.ok()) {
-      std::fprintf(stderr, "runtime_only: cannot open %s\n", argv[1]);
+    executorch::extension::Module module(argv[1]);
+    auto a = executorch::extension::make_tensor_ptr({1}, {3.5f});
+    auto b = executorch::extension::make_tensor_ptr({1}, {-1.25f});
+    auto out = module.forward({a, b});
+    if (!out.ok()) {
+      std::fprintf(stderr, "runtime_only: forward of %s failed (error 0x%x)\n", argv[1],
+                   static_cast<unsigned>(out.error()));
       return 2;
     }
-    auto program = executorch::runtime::Program::load(&loader.get());
-    if (!program.ok()) {
-      std::fprintf(stderr, "runtime_only: %s did not load (error 0x%x)\n", argv[1],
-                   static_cast<unsigned>(program.error()));
-      return 2;
+    const float got = out->at(0).toTensor().const_data_ptr<float>()[0];
+    if (std::fabs(got - 2.25f) > 1e-6f) {
+      std::fprintf(stderr, "runtime_only: %s gave %g, want 2.25\n", argv[1], got);
+      return 3;
     }
-    std::printf("runtime_only: %s has %zu method(s)\n", argv[1], program->num_methods());
-#else
-    std::fprintf(stderr, "runtime_only: built without the executor headers (%s)\n", argv[1]);
-    return 2;
-#endif
+    std::printf("runtime_only: %s forward(3.5, -1.25) = %g\n", argv[1], got);
   }
   std::puts("runtime_only: ok");
   return 0;
