@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string_view>
 
+#include <mutex>
+
 #include <cuda_runtime_api.h>
 
 #include <executorch/extension/cuda/caller_stream.h>
@@ -127,7 +129,16 @@ Result<CudaPayloadKeys> parse_cuda_payload(const void* data, size_t size,
 }
 
 bool CudaBackend::is_available() const {
-  return probe_devices().available;
+  const bool available = probe_devices().available;
+  if (!available) {
+    // Once per process: the runtime's own line ("not available") does not
+    // say why, and a tool shows the first error line.
+    static std::once_flag logged;
+    std::call_once(logged, [this] {
+      ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
+    });
+  }
+  return available;
 }
 
 const char* CudaBackend::unavailable_reason() const {

@@ -5,12 +5,22 @@ with CUDA is installed). For each model: torch.export, AOTInductor compile
 "CudaBackend") and a .ptd (FlatTensor holding the weights), in upstream's
 1.4 layout, plus fixed inputs and eager reference outputs.
 
-Delegate I/O tensors are host (CPU) tensors: this runtime plans buffers on the
-host, so the backend stages them to the GPU itself (the 1.1-1.3 behaviour)
-while the keys follow 1.4 (sha256 keys; .so in the program's named data,
-weights in the .ptd). --keys legacy writes 1.1-1.3 keys instead.
+Layouts (--layout): "device" (default with 1.4 keys, upstream 1.4+): the
+delegate's inputs and outputs live in a planned buffer on CUDA
+(non_const_buffer_device, ExtraTensorInfo.device_type = CUDA) and the method
+copies host input -> et_copy::_h2d_copy.out -> DelegateCall(s) ->
+et_copy::_d2h_copy.out -> host output. "host": delegate I/O on the host, the
+backend stages it to the GPU itself (1.1-1.3). "both": <model> in the device
+layout plus <model>_host. Keys: sha256 keys (.so in the program's named data,
+weights in the .ptd); --keys legacy writes 1.1-1.3 keys.
+Model "mlp2": the MLP split into two AOTI .so files, two DelegateCalls
+chained in one method.
 
-Usage: export_cuda.py --out DIR [--models mlp,conv,transformer] [--keys 1.4|legacy]
+The writing half (program_table, write_pte, write_ptd, write_model_files)
+needs no torch: tests/tools/test_export_writer.py runs it with fake blobs.
+
+Usage: export_cuda.py --out DIR [--models mlp,conv,transformer,mlp2]
+                      [--keys 1.4|legacy] [--layout device|host|both]
 """
 import argparse
 import hashlib
@@ -19,7 +29,6 @@ import os
 import struct
 import subprocess
 import sys
-import tarfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,36 +49,108 @@ def _pad(b, a):
     return b + bytes((-len(b)) % a)
 
 
-def write_pte(path, method, in_specs, out_specs, processed, compile_specs, named):
-    """in_specs/out_specs: [(dtype, sizes)]; named: [(key, bytes)] in segments."""
-    values, offset = [], 0
-    for dtype, sizes in list(in_specs) + list(out_specs):
-        n = 1
-        for s in sizes:
-            n *= s
-        nbytes = n * {6: 4, 5: 2, 15: 2, 4: 8, 3: 4}[SCALAR_TYPE[dtype]]
-        alloc = Table((0, "uint", 1), (1, "uint", offset & 0xFFFFFFFF), (2, "uint", offset >> 32))
-        tensor = Table(
+ESIZE = {6: 4, 5: 2, 15: 2, 4: 8, 3: 4}
+H2D_OP = ("et_copy::_h2d_copy", "out")
+D2H_OP = ("et_copy::_d2h_copy", "out")
+
+
+def _nbytes(dtype, sizes):
+    n = 1
+    for s in sizes:
+        n *= s
+    return n * ESIZE[SCALAR_TYPE[dtype]]
+
+
+def program_table(method, partitions, layout="device"):
+    """The Program table of a method made of CUDA delegate partitions chained
+    one after the other (partition k's outputs are partition k+1's inputs).
+
+    partitions: [{"processed": bytes, "compile_specs": [(key, bytes)],
+                  "inputs": [(dtype, sizes)], "outputs": [(dtype, sizes)]}]
+    layout "host": every tensor in planned buffer 1 on the host; the
+    DelegateCalls take host tensors (1.1-1.3 behaviour).
+    layout "device" (upstream 1.4+): method inputs/outputs in host buffer 1,
+    every delegate input/output in buffer 2, which non_const_buffer_device
+    puts on CUDA (ExtraTensorInfo.device_type = CUDA on those tensors), with
+    et_copy::_h2d_copy.out before the first DelegateCall and
+    et_copy::_d2h_copy.out after the last.
+    Returns (program_table_without_segments_fields, n_delegates)."""
+    if layout not in ("host", "device"):
+        raise ValueError(f"unknown layout {layout!r}")
+    if not partitions:
+        raise ValueError("no partitions")
+    for k in range(1, len(partitions)):
+        if list(partitions[k - 1]["outputs"]) != list(partitions[k]["inputs"]):
+            raise ValueError(f"partition {k - 1} outputs do not match partition {k} inputs")
+    values = []
+    offsets = {1: 0, 2: 0}
+
+    def tensor(dtype, sizes, mem_id):
+        off = offsets[mem_id]
+        offsets[mem_id] += (_nbytes(dtype, sizes) + 63) // 64 * 64
+        alloc = Table((0, "uint", mem_id), (1, "uint", off & 0xFFFFFFFF), (2, "uint", off >> 32))
+        extra = None
+        if layout == "device" and mem_id == 2:
+            # device_type CUDA; location SEGMENT and device_index 0 are the
+            # defaults, left out as FlatBuffers writers do
+            extra = Table((3, "byte", 1))
+        t = Table(
             (0, "byte", SCALAR_TYPE[dtype]), (1, "int", 0), (2, "vec:int", list(sizes)),
             (3, "vec:ubyte", list(range(len(sizes)))), (4, "bool", 0), (5, "uint", 0),
-            (6, "table", alloc), (7, "byte", 0), (8, "byte", 0))
-        values.append(Table((0, "ubyte", 5), (1, "table", tensor)))
-        offset += (nbytes + 15) // 16 * 16
-    n_in, n_out = len(in_specs), len(out_specs)
-    ins, outs = list(range(n_in)), list(range(n_in, n_in + n_out))
-    call = Table((0, "int", 0), (1, "vec:int", ins + outs))
-    chain = Table((0, "vec:int", ins), (1, "vec:int", outs),
-                  (2, "vec:table", [Table((0, "ubyte", 2), (1, "table", call))]))
-    delegate = Table(
-        (0, "str", "CudaBackend"),
-        (1, "table", Table((0, "ubyte", 0), (1, "uint", 0))),
-        (2, "vec:table", [Table((0, "str", k), (1, "bytes", v)) for k, v in compile_specs]))
+            (6, "table", alloc), (7, "byte", 0), (8, "byte", 0),
+            (9, "table", extra))
+        values.append(Table((0, "ubyte", 5), (1, "table", t)))
+        return len(values) - 1
+
+    dev_mem = 2 if layout == "device" else 1
+    host_in = [tensor(d, s, 1) for d, s in partitions[0]["inputs"]]
+    # Tensors between the steps: boundary[k] are partition k's inputs.
+    boundary = [host_in if layout == "host" else
+                [tensor(d, s, dev_mem) for d, s in partitions[0]["inputs"]]]
+    for p in partitions:
+        boundary.append([tensor(d, s, dev_mem) for d, s in p["outputs"]])
+    if layout == "host":
+        host_out = boundary[-1]
+    else:
+        host_out = [tensor(d, s, 1) for d, s in partitions[-1]["outputs"]]
+    operators, instrs = [], []
+    if layout == "device":
+        operators = [Table((0, "str", H2D_OP[0]), (1, "str", H2D_OP[1])),
+                     Table((0, "str", D2H_OP[0]), (1, "str", D2H_OP[1]))]
+        for h, d in zip(host_in, boundary[0]):
+            call = Table((0, "int", 0), (1, "vec:int", [h, d, d]))
+            instrs.append(Table((0, "ubyte", 1), (1, "table", call)))
+    delegates = []
+    for k, p in enumerate(partitions):
+        call = Table((0, "int", k), (1, "vec:int", boundary[k] + boundary[k + 1]))
+        instrs.append(Table((0, "ubyte", 2), (1, "table", call)))
+        delegates.append(Table(
+            (0, "str", "CudaBackend"),
+            (1, "table", Table((0, "ubyte", 0), (1, "uint", k))),
+            (2, "vec:table", [Table((0, "str", key), (1, "bytes", v))
+                              for key, v in p["compile_specs"]])))
+    if layout == "device":
+        for d, h in zip(boundary[-1], host_out):
+            call = Table((0, "int", 1), (1, "vec:int", [d, h, h]))
+            instrs.append(Table((0, "ubyte", 1), (1, "table", call)))
+    chain = Table((0, "vec:int", host_in), (1, "vec:int", host_out), (2, "vec:table", instrs))
+    sizes = [0, offsets[1]] + ([offsets[2]] if layout == "device" else [])
+    devices = None
+    if layout == "device":
+        devices = [Table((0, "int", 2), (1, "byte", 1))]
     plan = Table(
         (0, "str", method), (1, "table", Table((0, "str", ""), (1, "str", ""))),
-        (2, "vec:table", values), (3, "vec:int", ins), (4, "vec:int", outs),
-        (5, "vec:table", [chain]), (6, "vec:table", []), (7, "vec:table", [delegate]),
-        (8, "vec:long", [0, offset]))
-    # segments: each named blob 128-aligned
+        (2, "vec:table", values), (3, "vec:int", host_in), (4, "vec:int", host_out),
+        (5, "vec:table", [chain]), (6, "vec:table", operators), (7, "vec:table", delegates),
+        (8, "vec:long", sizes), (9, "vec:table", devices))
+    inline = [Table((0, "bytes", p["processed"])) for p in partitions]
+    return plan, inline
+
+
+def write_pte(path, method, partitions, named, layout="device"):
+    """A .pte with one method of chained CudaBackend partitions (see
+    program_table) and named data [(key, bytes)] in 128-aligned segments."""
+    plan, inline = program_table(method, partitions, layout)
     seg_tables, seg_data = [], b""
     for _, data in named:
         seg_data = _pad(seg_data, 128)
@@ -77,7 +158,7 @@ def write_pte(path, method, in_specs, out_specs, processed, compile_specs, named
         seg_data += data
     program = Table(
         (0, "uint", 0), (1, "vec:table", [plan]),
-        (3, "vec:table", [Table((0, "bytes", processed))]),
+        (3, "vec:table", inline),
         (4, "vec:table", seg_tables),
         (7, "vec:table", [Table((0, "str", k), (1, "uint", i)) for i, (k, _) in enumerate(named)]))
     fb = Writer().finish(program, b"ET12", reserve=32)
@@ -88,6 +169,44 @@ def write_pte(path, method, in_specs, out_specs, processed, compile_specs, named
         f.write(_pad(fb, 128) if named else fb)
         if named:
             f.write(seg_data)
+
+
+def delegate_keys(so_bytes, blob_bytes, keys, method="forward", part=None):
+    """(so_key, weights_key, processed) for one partition: 1.4 keys are
+    sha256-based (processed names them); legacy keys are per method (a
+    second partition cannot have its own legacy keys)."""
+    if keys == "legacy":
+        if part:
+            raise ValueError("legacy keys allow one partition per method")
+        return f"{method}_so_blob", f"{method}_weights_blob", b""
+    so_key = hashlib.sha256(so_bytes).hexdigest() + "_so_blob"
+    w_key = hashlib.sha256(blob_bytes).hexdigest() + "_weights_blob"
+    return so_key, w_key, (so_key + "\n" + w_key).encode()
+
+
+def write_model_files(mdir, method, parts, in_specs, out_specs, layout, keys="1.4"):
+    """Writes model.pte and aoti_cuda_blob.ptd for compiled partitions.
+    parts: [(so_bytes, blob_bytes, part_in_specs, part_out_specs)] chained;
+    in_specs/out_specs: the method's [(dtype, sizes)]. Returns the keys."""
+    os.makedirs(mdir, exist_ok=True)
+    partitions, named, weights, all_keys = [], [], [], []
+    for k, (so_bytes, blob_bytes, pin, pout) in enumerate(parts):
+        so_key, w_key, processed = delegate_keys(so_bytes, blob_bytes, keys, method, k)
+        all_keys.append((so_key, w_key))
+        partitions.append({
+            "processed": processed,
+            "compile_specs": [("method_name", method.encode()), ("target_device", b"cuda:0")],
+            "inputs": pin, "outputs": pout})
+        if so_key not in [n for n, _ in named]:
+            named.append((so_key, so_bytes))
+        if blob_bytes and w_key not in [n for n, _ in weights]:
+            weights.append((w_key, blob_bytes))
+    if list(partitions[0]["inputs"]) != list(in_specs) or \
+            list(partitions[-1]["outputs"]) != list(out_specs):
+        raise ValueError("method I/O does not match the partitions")
+    write_pte(os.path.join(mdir, "model.pte"), method, partitions, named, layout)
+    write_ptd(os.path.join(mdir, "aoti_cuda_blob.ptd"), weights)
+    return all_keys
 
 
 def write_ptd(path, named):
@@ -160,17 +279,12 @@ def build(name):
     raise SystemExit(f"unknown model {name}")
 
 
-def export_one(name, out_dir, keys):
+def _compile(module, args, name, autotune):
+    """AOTInductor compile; returns (so_bytes, blob_bytes, so_path)."""
     import torch
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    model, args, dtype = build(name)
-    model = model.to("cuda", dtype).eval()
-    args = tuple(a.to("cuda", dtype) for a in args)
-    with torch.no_grad(), sdpa_kernel([SDPBackend.MATH]):
-        ref = model(*args)
-        refs = ref if isinstance(ref, (tuple, list)) else (ref,)
+    with torch.no_grad():
         log(f"{name}: torch.export")
-        ep = torch.export.export(model, args)
+        ep = torch.export.export(module, args)
         opts = {
             "aot_inductor.embed_kernel_binary": True,
             "aot_inductor.link_libtorch": False,
@@ -179,12 +293,12 @@ def export_one(name, out_dir, keys):
             "aot_inductor.package_constants_on_disk_format": "binary_blob",
             "aot_inductor.emit_multi_arch_kernel": True,
         }
-        if name == "conv":
+        if autotune:
             # Triton convolutions (this backend has no ATen conv fallback).
             opts.update({"max_autotune": True, "max_autotune_conv_backends": "TRITON",
                          "max_autotune_gemm_backends": "TRITON"})
-        # mlp/transformer: no autotune, so matmuls go through the shim's
-        # cuBLAS fallbacks (aoti_torch_cuda_mm_out/addmm_out/bmm_out).
+        # otherwise matmuls go through the shim's cuBLAS fallbacks
+        # (aoti_torch_cuda_mm_out/addmm_out/bmm_out).
         log(f"{name}: aot_compile {sorted(k for k in opts)}")
         res = torch._inductor.aot_compile(ep.module(), args, options=opts)
     paths = res if isinstance(res, (list, tuple)) else [res]
@@ -203,57 +317,115 @@ def export_one(name, out_dir, keys):
     log(f"{name}: outputs so={so} blob={blob}")
     so_bytes = open(so[0], "rb").read()
     blob_bytes = open(blob[0], "rb").read() if blob else b""
-    mdir = os.path.join(out_dir, name)
-    os.makedirs(mdir, exist_ok=True)
-    with open(os.path.join(mdir, "imports.txt"), "w") as f:
-        subprocess.run(["nm", "-D", "--undefined-only", so[0]], stdout=f, check=False)
-    method = "forward"
-    if keys == "legacy":
-        so_key, w_key, processed = f"{method}_so_blob", f"{method}_weights_blob", b""
-    else:
-        so_key = hashlib.sha256(so_bytes).hexdigest() + "_so_blob"
-        w_key = hashlib.sha256(blob_bytes).hexdigest() + "_weights_blob"
-        processed = (so_key + "\n" + w_key).encode()
-    dname = lambda t: str(t).replace("torch.", "")  # noqa: E731
-    in_specs = [(dname(a.dtype), list(a.shape)) for a in args]
-    out_specs = [(dname(r.dtype), list(r.shape)) for r in refs]
-    write_pte(os.path.join(mdir, "model.pte"), method, in_specs, out_specs, processed,
-              [("method_name", method.encode()), ("target_device", b"cuda:0")],
-              [(so_key, so_bytes)])
-    write_ptd(os.path.join(mdir, "aoti_cuda_blob.ptd"), [(w_key, blob_bytes)] if blob_bytes else [])
-    meta = {"model": name, "method": method, "keys": keys, "so_key": so_key,
-            "weights_key": w_key, "tolerance": 2e-2 if dtype == torch.bfloat16 else 1e-4,
-            "inputs": [], "outputs": []}
+    return so_bytes, blob_bytes, so[0]
+
+
+def _dname(t):
+    return str(t).replace("torch.", "")
+
+
+def _write_fixture(mdir, name, method, parts, args, refs, dtype_tol, keys, layout, extra):
+    import torch
+    in_specs = [(_dname(a.dtype), list(a.shape)) for a in args]
+    out_specs = [(_dname(r.dtype), list(r.shape)) for r in refs]
+    all_keys = write_model_files(mdir, method, parts, in_specs, out_specs, layout, keys)
+    meta = {"model": name, "method": method, "keys": keys, "layout": layout,
+            "partitions": len(parts),
+            "so_key": all_keys[0][0], "weights_key": all_keys[0][1],
+            "tolerance": dtype_tol, "inputs": [], "outputs": []}
+    meta.update(extra)
     for i, a in enumerate(args):
         fn = f"input{i}.bin"
         a.detach().contiguous().cpu().view(torch.uint8).numpy().tofile(os.path.join(mdir, fn))
-        meta["inputs"].append({"file": fn, "dtype": dname(a.dtype), "sizes": list(a.shape)})
+        meta["inputs"].append({"file": fn, "dtype": _dname(a.dtype), "sizes": list(a.shape)})
     for i, r in enumerate(refs):
         fn = f"output{i}.bin"
         r.detach().float().contiguous().cpu().numpy().astype("<f4").tofile(os.path.join(mdir, fn))
-        meta["outputs"].append({"file": fn, "dtype": dname(r.dtype), "sizes": list(r.shape),
+        meta["outputs"].append({"file": fn, "dtype": _dname(r.dtype), "sizes": list(r.shape),
                                 "reference_dtype": "float32"})
     with open(os.path.join(mdir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
-    with tarfile.open(os.path.join(out_dir, name + ".tar"), "w") as t:
-        t.add(mdir, arcname=name)
-    log(f"{name}: wrote {mdir} (.so {len(so_bytes)} B, weights {len(blob_bytes)} B)")
+    log(f"{name}: wrote {mdir} ({layout} layout, {len(parts)} partition(s), "
+        f".pte {os.path.getsize(os.path.join(mdir, 'model.pte'))} B)")
+
+
+def export_one(name, out_dir, keys, layouts):
+    """Compiles `name` once and writes one fixture per layout: <name> for the
+    first layout, <name>_<layout> for the others. name "mlp2": the MLP split
+    into two AOTI .so (two DelegateCalls in one method)."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    base = "mlp" if name == "mlp2" else name
+    model, args, dtype = build(base)
+    model = model.to("cuda", dtype).eval()
+    args = tuple(a.to("cuda", dtype) for a in args)
+    tol = 2e-2 if dtype == torch.bfloat16 else 1e-4
+    with torch.no_grad(), sdpa_kernel([SDPBackend.MATH]):
+        ref = model(*args)
+        refs = ref if isinstance(ref, (tuple, list)) else (ref,)
+        if name == "mlp2":
+            import torch.nn as nn
+            import torch.nn.functional as F
+
+            class Part1(nn.Module):
+                def __init__(self, fc1):
+                    super().__init__()
+                    self.fc1 = fc1
+
+                def forward(self, x):
+                    return F.gelu(self.fc1(x))
+
+            class Part2(nn.Module):
+                def __init__(self, fc2):
+                    super().__init__()
+                    self.fc2 = fc2
+
+                def forward(self, h):
+                    return torch.softmax(self.fc2(h), dim=-1)
+            p1, p2 = Part1(model.fc1).eval(), Part2(model.fc2).eval()
+            mid = p1(*args)
+            so1, blob1, path1 = _compile(p1, args, name + "/part1", False)
+            so2, blob2, path2 = _compile(p2, (mid,), name + "/part2", False)
+            spec = lambda ts: [(_dname(t.dtype), list(t.shape)) for t in ts]  # noqa: E731
+            parts = [(so1, blob1, spec(args), spec((mid,))),
+                     (so2, blob2, spec((mid,)), spec(refs))]
+            so_paths = [path1, path2]
+        else:
+            so_bytes, blob_bytes, so_path = _compile(model, args, name, name == "conv")
+            parts = [(so_bytes, blob_bytes, [(_dname(a.dtype), list(a.shape)) for a in args],
+                      [(_dname(r.dtype), list(r.shape)) for r in refs])]
+            so_paths = [so_path]
+    for i, layout in enumerate(layouts):
+        mdir = os.path.join(out_dir, name if i == 0 else f"{name}_{layout}")
+        os.makedirs(mdir, exist_ok=True)
+        with open(os.path.join(mdir, "imports.txt"), "w") as f:
+            for sp in so_paths:
+                subprocess.run(["nm", "-D", "--undefined-only", sp], stdout=f, check=False)
+        _write_fixture(mdir, name, "forward", parts, args, refs, tol, keys, layout, {})
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--models", default="mlp,conv,transformer")
+    ap.add_argument("--models", default="mlp,conv,transformer,mlp2")
     ap.add_argument("--keys", default="1.4", choices=["1.4", "legacy"])
+    ap.add_argument("--layout", default=None, choices=["device", "host", "both"],
+                    help="device: upstream 1.4+ (delegate I/O on CUDA, et_copy kernels; "
+                         "default for --keys 1.4); host: 1.1-1.3 host I/O (default for "
+                         "--keys legacy); both: <model> in device layout plus "
+                         "<model>_host")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    layout = a.layout or ("device" if a.keys == "1.4" else "host")
+    layouts = ["device", "host"] if layout == "both" else [layout]
     os.makedirs(a.out, exist_ok=True)
     if a.one:
-        export_one(a.one, a.out, a.keys)
+        export_one(a.one, a.out, a.keys, layouts)
         return
     # One process per model, in parallel: compile time dominates.
     procs = {m: subprocess.Popen([sys.executable, __file__, "--out", a.out, "--keys", a.keys,
-                                  "--one", m]) for m in a.models.split(",")}
+                                  "--layout", layout, "--one", m])
+             for m in a.models.split(",")}
     failed = [m for m, p in procs.items() if p.wait() != 0]
     log(f"done; failed: {failed or 'none'}")
     sys.exit(1 if failed else 0)
