@@ -1,5 +1,6 @@
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
 
+#include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/assert.h>
 
@@ -80,15 +81,9 @@ ssize_t TensorImpl::size(ssize_t dim) const {
 }
 
 void TensorImpl::compute_strides() {
-  // Stride of dim_order[i] is the product of the sizes of the dims after it
-  // in memory order.
-  StridesType running = 1;
-  for (ssize_t i = dim_ - 1; i >= 0; --i) {
-    const DimOrderType d = dim_order_[i];
-    strides_[d] = running;
-    const SizesType s = sizes_[d];
-    running *= (s == 0 ? 1 : s);
-  }
+  const Error err = dim_order_to_stride(sizes_, dim_order_, static_cast<size_t>(dim_), strides_);
+  ET_CHECK_MSG(err == Error::Ok, "Tensor dim order is not a permutation of its %zd dims",
+               static_cast<ssize_t>(dim_));
 }
 
 Error TensorImpl::internal_resize_contiguous(ArrayRef<SizesType> new_sizes) {

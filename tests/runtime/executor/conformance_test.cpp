@@ -103,6 +103,11 @@ void check_linear(Span<const Kernel> kernels) {
     ASSERT_EQ(method->execute(), Error::Ok);
     const Tensor& out = method->get_output(0).toTensor();
     ASSERT_EQ(out.numel(), 4);
+    // Strides follow from the program's sizes and dim order (delegates and
+    // strided copies read them).
+    ASSERT_EQ(out.strides().size(), 2u);
+    EXPECT_EQ(out.strides()[0], 2);
+    EXPECT_EQ(out.strides()[1], 1);
     for (int i = 0; i < 4; ++i) {
       EXPECT_FLOAT_EQ(out.const_data_ptr<float>()[i], 3 * in[i] + 2) << i;
     }
