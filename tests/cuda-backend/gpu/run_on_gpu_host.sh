@@ -113,3 +113,9 @@ grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.tx
 rm -rf "$TD"
 say "== done in $(( $(date +%s) - T0 ))s; copy with: cp -r \$OUT/models/* tests/models/cuda/"
 ls -la "$OUT" "$OUT/models" >> "$LOG"
+# The device tool returns a bounded number of files: pack the fixtures and
+# the logs into two archives, keeping summary.log beside them.
+tar -cf "$OUT/models.tar" -C "$OUT" models && rm -rf "$OUT/models"
+(cd "$OUT" && tar -cf logs.tar --exclude=models.tar --exclude=logs.tar --exclude=summary.log . \
+  && find . -mindepth 1 -maxdepth 1 ! -name models.tar ! -name logs.tar ! -name summary.log \
+       -exec rm -rf {} +)
