@@ -92,6 +92,7 @@ else
 fi
 
 # (e) no libtorch/libc10 in a running executorch-run; no files left in TMPDIR.
+OLD_TMPDIR=${TMPDIR:-}
 TD=$(mktemp -d); export TMPDIR=$TD
 { ldd "$B/tools/executorch-run/executorch-run"; ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1"; } \
   > "$OUT/ldd.log" 2>&1
@@ -111,11 +112,26 @@ TORCH=$(grep -Ec 'libtorch|libc10' "$OUT/maps.txt" "$OUT/ldd.log" | awk -F: '{s+
 say "== (e) executorch-run rc=$RRC; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(ls -A "$TD" | tr '\n' ' ')]"
 grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.txt"
 rm -rf "$TD"
+if [ -n "$OLD_TMPDIR" ]; then export TMPDIR=$OLD_TMPDIR; else unset TMPDIR; fi
 say "== done in $(( $(date +%s) - T0 ))s; copy with: cp -r \$OUT/models/* tests/models/cuda/"
 ls -la "$OUT" "$OUT/models" >> "$LOG"
-# The device tool returns a bounded number of files: pack the fixtures and
-# the logs into two archives, keeping summary.log beside them.
-tar -cf "$OUT/models.tar" -C "$OUT" models && rm -rf "$OUT/models"
-(cd "$OUT" && tar -cf logs.tar --exclude=models.tar --exclude=logs.tar --exclude=summary.log . \
-  && find . -mindepth 1 -maxdepth 1 ! -name models.tar ! -name logs.tar ! -name summary.log \
-       -exec rm -rf {} +)
+# BENCH_BUILD=DIR also runs the GPU benchmarks (bench/run_gpu.sh) on the
+# fixtures just exported; the table lands in $OUT/bench/gpu_bench.txt.
+if [ -n "${BENCH_BUILD:-}" ]; then
+  FIXTURES=$OUT/models OUT=$OUT/bench timeout 420 bash bench/run_gpu.sh "$BENCH_BUILD" > "$OUT/bench.log" 2>&1
+  say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
+fi
+# The device tool returns at most 8 files of 16 MiB: PACK=1 packs the
+# fixtures into three archives and the logs into one (summary.log stays).
+if [ "${PACK:-1}" = 1 ]; then
+  (cd "$OUT/models" && tar -czf "$OUT/models-1.tar.gz" mlp conv transformer \
+     && tar -czf "$OUT/models-2.tar.gz" mlp2 mlp_host \
+     && tar -czf "$OUT/models-3.tar.gz" conv_host transformer_host) && rm -rf "$OUT/models"
+  # Archive outside $OUT (tar must not read the file it writes), then keep
+  # only the archives, summary.log and bench/ there.
+  tar -czf /tmp/gpu-host-logs.tar.gz -C "$OUT" --exclude='models-*' --exclude=summary.log \
+      --exclude=bench .
+  find "$OUT" -mindepth 1 -maxdepth 1 ! -name 'models-*' ! -name summary.log ! -name bench \
+      -exec rm -rf {} +
+  mv /tmp/gpu-host-logs.tar.gz "$OUT/logs.tar.gz"
+fi
