@@ -156,10 +156,9 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     auto fx = std::make_unique<Fx>();
     fx->dir = argv[i];
-    if (read_file(fx->dir + "/model.pte").empty()) {
-      std::printf("note: %s has no model.pte, skipped\n", argv[i]);
-      continue;
-    }
+    // A fixture named on the command line must exist: a missing one is a
+    // packaging or checkout error, not something to skip.
+    EXPECT(!read_file(fx->dir + "/model.pte").empty(), "%s: no model.pte", argv[i]);
     if (!load(*fx)) continue;
     device_layouts += fx->device_layout;
     auto meta = fx->module->method_meta("forward");
