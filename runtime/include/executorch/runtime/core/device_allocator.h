@@ -36,7 +36,7 @@ class EXECUTORCH_API DeviceAllocator {
 // Registers `allocator` for allocator->type(). InvalidArgument for a null
 // allocator, the CPU type, or a type that already has one (the first stays).
 // Thread-safe. The allocator must outlive its registration.
-EXECUTORCH_API ET_NODISCARD Error register_device_allocator(DeviceAllocator* allocator);
+ET_NODISCARD EXECUTORCH_API Error register_device_allocator(DeviceAllocator* allocator);
 // Removes `allocator` if it is the one registered for its type (NotFound
 // otherwise). For libraries that are unloaded.
 EXECUTORCH_API Error unregister_device_allocator(DeviceAllocator* allocator);
