@@ -31,8 +31,9 @@ inline std::string conformance_path(const char* name) {
 
 // Owns the memory a method is loaded with.
 struct MethodMemory {
-  explicit MethodMemory(const MethodMeta& meta, size_t method_bytes = 64 * 1024)
-      : method_pool(method_bytes), temp_pool(4096),
+  explicit MethodMemory(const MethodMeta& meta, size_t method_bytes = 64 * 1024,
+                        size_t temp_bytes = 4096)
+      : method_pool(method_bytes), temp_pool(temp_bytes),
         method_alloc(uint32_t(method_pool.size()), method_pool.data()),
         temp_alloc(uint32_t(temp_pool.size()), temp_pool.data()) {
     for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {

@@ -18,6 +18,7 @@
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/executor/program.h>
 
+#include "../executor/executor_test_util.h"
 #include "pte_writer.h"
 
 namespace {
@@ -138,27 +139,6 @@ double load_elem(const Tensor& t, size_t k) {
   }
 }
 
-// Owns the memory the method is loaded with (sizes from MethodMeta).
-struct MethodMemory {
-  explicit MethodMemory(const MethodMeta& meta)
-      : method_pool(256 * 1024), temp_pool(64 * 1024),
-        method_alloc(uint32_t(method_pool.size()), method_pool.data()),
-        temp_alloc(uint32_t(temp_pool.size()), temp_pool.data()) {
-    for (size_t k = 0; k < meta.num_memory_planned_buffers(); ++k) {
-      buffers.emplace_back(size_t(meta.memory_planned_buffer_size(k).get()));
-    }
-    for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
-    planned = std::make_unique<HierarchicalAllocator>(
-        Span<Span<uint8_t>>(spans.data(), spans.size()));
-    manager = std::make_unique<MemoryManager>(&method_alloc, planned.get(), &temp_alloc);
-  }
-  std::vector<uint8_t> method_pool, temp_pool;
-  MemoryAllocator method_alloc, temp_alloc;
-  std::vector<std::vector<uint8_t>> buffers;
-  std::vector<Span<uint8_t>> spans;
-  std::unique_ptr<HierarchicalAllocator> planned;
-  std::unique_ptr<MemoryManager> manager;
-};
 
 // Serializes, loads, sets the inputs, executes and copies the outputs out.
 Ran run(Prog& p, const std::vector<In>& ins) {
@@ -179,7 +159,8 @@ Ran run(Prog& p, const std::vector<In>& ins) {
     return r;
   }
   EXPECT_EQ(meta->num_memory_planned_buffers(), 1u);
-  MethodMemory mem(*meta);
+  // Kernels such as convolution take scratch from the temp allocator.
+  et_test::MethodMemory mem(*meta, 256 * 1024, 64 * 1024);
   auto method = program->load_method("forward", mem.manager.get());
   if (!method.ok()) {
     ADD_FAILURE() << "load_method: " << int(method.error());
