@@ -1,4 +1,5 @@
 #include "aoti/model.h"
+#include "aoti/device_pool.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -212,6 +213,8 @@ Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const voi
     delete m;
     return Error::DelegateMemoryAllocationFailed;
   }
+  pool_model_created(m->device_index_);
+  m->pool_counted_ = true;
   return m;
 }
 
@@ -225,6 +228,8 @@ LoadedModel::~LoadedModel() {
     api_.destroy(container_);
   }
   if (dl_ != nullptr) dlclose(dl_);
+  // After the synchronize above: the shim's pool may hand memory back.
+  if (pool_counted_) pool_model_destroyed(device_index_);
 }
 
 } // namespace aoti

@@ -61,6 +61,7 @@ class LoadedModel {
   size_t n_out_ = 0;
   cudaStream_t stream_ = nullptr;
   int device_index_ = 0;
+  bool pool_counted_ = false;
   std::string label_;
 };
 

@@ -1,14 +1,13 @@
-// The AOTInductor C shim, fallback-op half: matrix products on cuBLAS, and
-// clear failures for the fallbacks this backend does not implement yet
-// (convolution, the fused SDPA variants). Fallbacks run on the calling
-// thread's current stream (set by the model's stream guard).
+// The AOTInductor C shim, matrix-product fallbacks (mm, bmm, addmm) on
+// cuBLAS. Fallbacks run on the calling thread's current stream (set by the
+// model's stream guard).
 #include "shim_internal.h"
+#include "blas_handle.h"
 
 #include <cublas_v2.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <mutex>
 #include <vector>
 
 #define AOTI_SHIM extern "C" __attribute__((visibility("default")))
@@ -25,39 +24,6 @@ namespace {
 
 void log_err(const char* fn, const char* msg) {
   std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
-}
-
-// cuBLAS handles are not safe to share between threads that use different
-// streams: one per thread, returned to a process-wide pool at thread exit
-// (never destroyed, so no teardown-order problems at process exit).
-std::mutex g_pool_mu;
-std::vector<cublasHandle_t>* g_pool = new std::vector<cublasHandle_t>();
-
-struct ThreadHandle {
-  cublasHandle_t h = nullptr;
-  ~ThreadHandle() {
-    if (h != nullptr) {
-      std::lock_guard<std::mutex> lk(g_pool_mu);
-      g_pool->push_back(h);
-    }
-  }
-};
-thread_local ThreadHandle tl_handle;
-
-cublasHandle_t get_handle() {
-  if (tl_handle.h == nullptr) {
-    {
-      std::lock_guard<std::mutex> lk(g_pool_mu);
-      if (!g_pool->empty()) {
-        tl_handle.h = g_pool->back();
-        g_pool->pop_back();
-      }
-    }
-    if (tl_handle.h == nullptr && cublasCreate(&tl_handle.h) != CUBLAS_STATUS_SUCCESS) {
-      tl_handle.h = nullptr;
-    }
-  }
-  return tl_handle.h;
 }
 
 bool cuda_type(int32_t dtype, cudaDataType_t* t) {
@@ -118,12 +84,11 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
     log_err(fn, "unsupported operand strides");
     return kFail;
   }
-  cublasHandle_t h = get_handle();
+  cublasHandle_t h = shim::blas_handle(shim::current_stream(out->device_index));
   if (h == nullptr) {
-    log_err(fn, "cublasCreate failed");
+    log_err(fn, "no cuBLAS handle (cublasCreate or cublasSetStream failed)");
     return kFail;
   }
-  cublasSetStream(h, shim::current_stream(out->device_index));
   const bool f64 = dt == CUDA_R_64F;
   const float fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
   const void* pa = f64 ? static_cast<const void*>(&alpha) : &fa;
@@ -247,27 +212,4 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTen
   return gemm(__func__, out, mat1, mat2, 1, m, n, mat1->sizes[1], mat1->strides.data(),
               mat2->strides.data(), out->strides.data(), 0, 0, 0, alpha,
               beta == 0.0 ? 0.0 : beta);
-}
-
-// Not implemented yet: fail loudly so the model's Run reports an error rather
-// than producing wrong numbers. The real signatures take many arguments; a
-// C variadic definition accepts any of them (x86-64 and aarch64 callers
-// pass register arguments the callee simply ignores).
-AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(...) {
-  log_err(__func__,
-          "convolution fallback is not implemented by this backend; export with "
-          "max_autotune_conv_backends=\"TRITON\" so Inductor generates it");
-  return kFail;
-}
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(...) {
-  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
-  return kFail;
-}
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(...) {
-  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
-  return kFail;
-}
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(...) {
-  log_err(__func__, "fused SDPA is not implemented; export with the math SDPA backend");
-  return kFail;
 }

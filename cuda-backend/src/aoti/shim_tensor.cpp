@@ -3,6 +3,7 @@
 // Every aoti_torch_* symbol is extern "C" with default visibility: the model
 // .so (opened RTLD_LOCAL) resolves them from the global scope.
 #include "shim_internal.h"
+#include "device_pool.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -109,7 +110,7 @@ void storage_release(Storage* s) {
   if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   if (s->owned && s->data != nullptr) {
     if (s->device_type == kDevCuda) {
-      cudaError_t e = cudaFreeAsync(s->data, s->stream);
+      cudaError_t e = pool_free(s->data, s->stream);
       if (e != cudaSuccess) {
         std::fprintf(stderr, "[CudaBackend shim] cudaFreeAsync failed: %s\n",
                      cudaGetErrorString(e));
@@ -190,10 +191,10 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
                              int32_t device_index, cudaStream_t stream) {
   void* p = nullptr;
   if (nbytes > 0) {
-    cudaError_t e = cudaMallocAsync(&p, nbytes, stream);
+    cudaError_t e = pool_alloc(&p, nbytes, device_index, stream);
     if (e != cudaSuccess) {
       std::fprintf(stderr,
-                   "[CudaBackend shim] cudaMallocAsync(%zu bytes) failed: %s\n",
+                   "[CudaBackend shim] cudaMallocFromPoolAsync(%zu bytes) failed: %s\n",
                    nbytes, cudaGetErrorString(e));
       return nullptr;
     }
@@ -201,7 +202,7 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
   TensorObj* t = make_view(p, nbytes, ndim, sizes, strides, dtype, kDevCuda,
                            device_index);
   if (t == nullptr) {
-    if (p) cudaFreeAsync(p, stream);
+    pool_free(p, stream);
     return nullptr;
   }
   t->storage->owned = true;
