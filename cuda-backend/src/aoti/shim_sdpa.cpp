@@ -1,23 +1,610 @@
-// The AOTInductor C shim, fused-attention fallbacks. Placeholder until the
-// math implementation lands: fails with a clear error.
+// The AOTInductor C shim, fused-attention fallbacks (flash, efficient and
+// cuDNN scaled-dot-product attention) as "math" attention for inference:
+//   S = scale * Q K^T        cuBLAS, inputs in q's dtype, S in float32
+//   P = softmax(S + mask)    one block per row (sdpa_kernels.cu), float32
+//                            arithmetic, P stored in v's dtype, log-sum-exp
+//   O = P V                  cuBLAS, O in q's dtype
+// on the calling thread's current stream. Workspaces come from the shim's
+// stream-ordered pool and are bounded (kWorkspaceCap): large problems run
+// in chunks of heads and query rows.
+//
+// Conventions:
+// - q [B,H,Lq,E], k [B,Hk,Lk,E], v [B,Hk,Lk,Ev], any strides; H % Hk == 0
+//   (grouped-query attention: head h reads kv head h / (H / Hk)).
+// - is_causal keeps j <= i (top-left aligned, also when Lq != Lk).
+// - The mask / attn_bias is additive (float32, float16, bfloat16) or a keep
+//   mask (bool, true = attend), broadcastable to [B,H,Lq,Lk].
+// - A fully masked row gives an output row of zeros and log-sum-exp -inf.
+// - dropout_p != 0 is rejected (inference only); no RNG state is produced,
+//   so philox seed/offset, cum_seq and debug-mask outputs are empty tensors.
 #include "shim_internal.h"
+#include "blas_handle.h"
+#include "device_pool.h"
+#include "sdpa_kernels.h"
 
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #define AOTI_SHIM extern "C" __attribute__((visibility("default")))
 
-typedef int32_t AOTITorchError;
+using executorch::backends::cuda::aoti::TensorObj;
+namespace shim = executorch::backends::cuda::aoti;
 
-static AOTITorchError unsupported(const char* fn) {
-  std::fprintf(stderr, "[CudaBackend shim] %s: fused SDPA is not implemented\n", fn);
-  return 1;
+typedef TensorObj* AtenTensorHandle;
+typedef int32_t AOTITorchError;
+static constexpr AOTITorchError kOk = 0;
+static constexpr AOTITorchError kFail = 1;
+
+namespace {
+
+// Bytes of scores + probabilities per chunk (at least one row is processed).
+constexpr int64_t kWorkspaceCap = int64_t{256} << 20;
+
+void log_err(const char* fn, const char* msg) {
+  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
 }
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(...) {
-  return unsupported(__func__);
+
+bool cuda_type(int32_t dtype, cudaDataType_t* t) {
+  switch (dtype) {
+    case shim::kDtF32: *t = CUDA_R_32F; return true;
+    case shim::kDtF16: *t = CUDA_R_16F; return true;
+    case shim::kDtBF16: *t = CUDA_R_16BF; return true;
+    default: return false;
+  }
 }
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(...) {
-  return unsupported(__func__);
+
+bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+// A row-major [rows, cols] matrix with strides (s0, s1) as a cuBLAS
+// column-major operand of its transpose: op N with ld s0 when rows are
+// contiguous, op T with ld s1 when columns are.
+bool operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1, cublasOperation_t* op,
+             int64_t* ld) {
+  if ((s1 == 1 || cols == 1) && (s0 >= cols || rows == 1)) {
+    *op = CUBLAS_OP_N;
+    *ld = std::max<int64_t>({s0, cols, 1});
+    return true;
+  }
+  if ((s0 == 1 || rows == 1) && (s1 >= rows || cols == 1)) {
+    *op = CUBLAS_OP_T;
+    *ld = std::max<int64_t>({s1, rows, 1});
+    return true;
+  }
+  return false;
 }
-AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(...) {
-  return unsupported(__func__);
+
+// One operand of a batched row-major product: base pointer, element
+// strides of a matrix (s0 rows, s1 columns) and between matrices (sb).
+struct Mat {
+  const void* p;
+  cudaDataType_t t;
+  int64_t s0, s1, sb;
+  Mat transposed() const { return Mat{p, t, s1, s0, sb}; }
+};
+
+// C[b] = alpha * A[b] B[b] for b < batch; A [m,k], B [k,n], C [m,n].
+// Returns false (with a message) when a layout is not expressible.
+bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t n,
+             int64_t k, float alpha, Mat a, Mat b, Mat c, cublasComputeType_t ct) {
+  cublasOperation_t opc, opa, opb;
+  int64_t ldc, lda, ldb;
+  if (!operand(m, n, c.s0, c.s1, &opc, &ldc)) {
+    log_err(fn, "output layout not expressible as a cuBLAS operand");
+    return false;
+  }
+  if (opc != CUBLAS_OP_N) {
+    // C's columns are contiguous: compute C^T = B^T A^T instead.
+    const Mat at = a.transposed();
+    a = b.transposed();
+    b = at;
+    c = c.transposed();
+    std::swap(m, n);
+    if (!operand(m, n, c.s0, c.s1, &opc, &ldc) || opc != CUBLAS_OP_N) {
+      log_err(fn, "output layout not expressible as a cuBLAS operand");
+      return false;
+    }
+  }
+  if (!operand(m, k, a.s0, a.s1, &opa, &lda) || !operand(k, n, b.s0, b.s1, &opb, &ldb)) {
+    log_err(fn, "input layout not expressible as a cuBLAS operand");
+    return false;
+  }
+  if (!fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) ||
+      !fits_int(ldc) || !fits_int(batch)) {
+    log_err(fn, "a dimension or leading stride exceeds cuBLAS's 32-bit limits");
+    return false;
+  }
+  const float beta = 0.f;
+  // Row-major C = A B  <=>  column-major C^T = B^T A^T.
+  cublasStatus_t st = cublasGemmStridedBatchedEx(
+      h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &alpha,
+      b.p, b.t, static_cast<int>(ldb), b.sb, a.p, a.t, static_cast<int>(lda), a.sb, &beta,
+      const_cast<void*>(c.p), c.t, static_cast<int>(ldc), c.sb, static_cast<int>(batch), ct,
+      CUBLAS_GEMM_DEFAULT);
+  if (st != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "[CudaBackend shim] %s: cuBLAS status %d\n", fn, static_cast<int>(st));
+    return false;
+  }
+  return true;
+}
+
+// PyTorch's "non-overlapping and dense": the dims of size > 1, ordered by
+// stride, have strides 1, size, size*size2, ...
+bool dense_non_overlapping(const TensorObj* t) {
+  std::vector<size_t> dims;
+  for (size_t i = 0; i < t->sizes.size(); ++i) {
+    if (t->sizes[i] >= 2) dims.push_back(i);
+  }
+  std::stable_sort(dims.begin(), dims.end(),
+                   [&](size_t a, size_t b) { return t->strides[a] < t->strides[b]; });
+  int64_t expect = 1;
+  for (size_t d : dims) {
+    if (t->strides[d] != expect) return false;
+    expect *= t->sizes[d];
+  }
+  return true;
+}
+
+enum class Kind { kFlash, kEfficient, kCudnn };
+
+// The output layout PyTorch's meta functions give (Inductor bakes it into the
+// generated code). Efficient: physically [B,Lq,H,Ev], viewed as [B,H,Lq,Ev].
+// Flash / cuDNN: same strides as q when q is dense and the shapes agree;
+// otherwise dense in q's stride order when q is dense; otherwise
+// physically [B,Lq,H,Ev].
+void output_strides(Kind kind, const TensorObj* q, const int64_t sizes[4], int64_t out[4]) {
+  const int64_t H = sizes[1], L = sizes[2], Ev = sizes[3];
+  const int64_t blhe[4] = {L * H * Ev, Ev, H * Ev, 1};
+  if (kind == Kind::kEfficient || !dense_non_overlapping(q)) {
+    std::copy(blhe, blhe + 4, out);
+    return;
+  }
+  if (q->sizes[3] == Ev) {
+    std::copy(q->strides.begin(), q->strides.end(), out);
+    return;
+  }
+  int order[4] = {0, 1, 2, 3};
+  std::stable_sort(order, order + 4,
+                   [&](int a, int b) { return q->strides[a] > q->strides[b]; });
+  int64_t s = 1;
+  for (int i = 4; i-- > 0;) {
+    out[order[i]] = s;
+    s *= sizes[order[i]];
+  }
+}
+
+// A [B, heads, L, D] operand: data and element strides.
+struct View4 {
+  const char* data;
+  int64_t s[4];
+};
+
+// Stream-ordered temporaries released when the call returns.
+class Scratch {
+ public:
+  explicit Scratch(cudaStream_t s) : stream_(s) {}
+  ~Scratch() {
+    for (void* p : blocks_) shim::pool_free(p, stream_);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  void* alloc(size_t nbytes, int32_t device) {
+    void* p = nullptr;
+    if (nbytes == 0) return nullptr;
+    if (shim::pool_alloc(&p, nbytes, device, stream_) != cudaSuccess) return nullptr;
+    blocks_.push_back(p);
+    return p;
+  }
+
+ private:
+  cudaStream_t stream_;
+  std::vector<void*> blocks_;
+};
+
+// `t` as a gemm-ready view: as is when each [L, D] matrix is a valid cuBLAS
+// operand (as `rows x cols` with the transpose flag when `transpose`), else a
+// contiguous copy in `scratch`.
+bool gemm_view(const char* fn, const TensorObj* t, bool transpose, Scratch* scratch,
+               cudaStream_t stream, View4* out) {
+  const int64_t* sz = t->sizes.data();
+  const int64_t* st = t->strides.data();
+  cublasOperation_t op;
+  int64_t ld;
+  const bool ok = transpose ? operand(sz[3], sz[2], st[3], st[2], &op, &ld)
+                            : operand(sz[2], sz[3], st[2], st[3], &op, &ld);
+  if (ok && fits_int(ld)) {
+    out->data = t->data();
+    std::copy(st, st + 4, out->s);
+    return true;
+  }
+  AOTI_TRACE("%s: copying %s to a contiguous workspace", fn, shim::describe(t).c_str());
+  const size_t es = t->elem_size();
+  const int64_t contig[4] = {sz[1] * sz[2] * sz[3], sz[2] * sz[3], sz[3], 1};
+  char* p = static_cast<char*>(
+      scratch->alloc(static_cast<size_t>(t->numel()) * es, t->device_index));
+  if (p == nullptr && t->numel() > 0) {
+    log_err(fn, "workspace allocation failed");
+    return false;
+  }
+  cudaError_t e = shim::strided_copy(p, contig, t->data(), st, sz, 4, es, stream);
+  if (e != cudaSuccess) {
+    log_err(fn, cudaGetErrorString(e));
+    return false;
+  }
+  out->data = p;
+  std::copy(contig, contig + 4, out->s);
+  return true;
+}
+
+struct MaskInfo {
+  const void* data = nullptr;
+  int32_t dtype = shim::kDtF32;
+  int64_t s[4] = {0, 0, 0, 0};
+};
+
+bool mask_info(const char* fn, const TensorObj* m, const int64_t target[4], int32_t device,
+               MaskInfo* out) {
+  if (m == nullptr) return true;
+  if (m->dtype != shim::kDtF32 && m->dtype != shim::kDtF16 && m->dtype != shim::kDtBF16 &&
+      m->dtype != shim::kDtBool) {
+    log_err(fn, "attention mask must be float32, float16, bfloat16 or bool");
+    return false;
+  }
+  if (m->device_type != shim::kDevCuda || m->device_index != device) {
+    log_err(fn, "attention mask must be on the query's CUDA device");
+    return false;
+  }
+  const size_t nd = m->sizes.size();
+  if (nd > 4) {
+    log_err(fn, "attention mask has more than 4 dimensions");
+    return false;
+  }
+  for (size_t i = 0; i < nd; ++i) {
+    const size_t od = 4 - nd + i;
+    if (m->sizes[i] != 1 && m->sizes[i] != target[od]) {
+      log_err(fn, "attention mask does not broadcast to [B, H, Lq, Lk]");
+      return false;
+    }
+    out->s[od] = m->sizes[i] == 1 ? 0 : m->strides[i];
+  }
+  out->data = m->numel() > 0 ? m->data() : nullptr;
+  out->dtype = m->dtype;
+  return true;
+}
+
+// The attention itself into `out` (allocated [B,H,Lq,Ev]); writes the rows'
+// log-sum-exp to lse[b*ls[0] + h*ls[1] + i*ls[2]] when lse is not null.
+bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const TensorObj* v,
+               const MaskInfo& mask, bool causal, float scale, TensorObj* out, float* lse,
+               const int64_t ls[3]) {
+  const int64_t B = q->sizes[0], H = q->sizes[1], Lq = q->sizes[2], E = q->sizes[3];
+  const int64_t Hk = k->sizes[1], Lk = k->sizes[2], Ev = v->sizes[3];
+  const int64_t G = H / Hk;
+  const int32_t dev = q->device_index;
+  cudaStream_t stream = shim::current_stream(dev);
+  if (B == 0 || H == 0 || Lq == 0) return true;
+
+  cudaError_t e = cudaSuccess;
+  if (Lk == 0 && Ev > 0) {
+    // No keys: every row is fully masked; the output is zeros.
+    e = cudaMemsetAsync(out->data(), 0, static_cast<size_t>(out->numel()) * out->elem_size(),
+                        stream);
+    if (e != cudaSuccess) {
+      log_err(fn, cudaGetErrorString(e));
+      return false;
+    }
+  }
+  cublasHandle_t h = shim::blas_handle(stream);
+  if (h == nullptr) {
+    log_err(fn, "no cuBLAS handle (cublasCreate or cublasSetStream failed)");
+    return false;
+  }
+  Scratch scratch(stream);
+  View4 qv, kv, vv;
+  if (!gemm_view(fn, q, false, &scratch, stream, &qv) ||
+      !gemm_view(fn, k, true, &scratch, stream, &kv) ||
+      !gemm_view(fn, v, false, &scratch, stream, &vv)) {
+    return false;
+  }
+  cudaDataType_t dt = CUDA_R_32F;
+  cuda_type(q->dtype, &dt);
+  const size_t es = q->elem_size();
+  const bool f32 = q->dtype == shim::kDtF32;
+  // float32 inputs: true float32 products (no TF32 or other reduced modes).
+  const cublasComputeType_t ct = f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+
+  // Chunking: `hc` kv heads (each one query head of a group) x `rc` rows.
+  // float32 probabilities overwrite the scores in place.
+  const int64_t row_bytes = std::max<int64_t>(Lk, 1) * (f32 ? 4 : 4 + static_cast<int64_t>(es));
+  int64_t hc = Hk, rc = Lq;
+  if (Hk * Lq * row_bytes > kWorkspaceCap) {
+    if (Lq * row_bytes <= kWorkspaceCap) {
+      hc = kWorkspaceCap / (Lq * row_bytes);
+    } else {
+      hc = 1;
+      rc = std::max<int64_t>(1, kWorkspaceCap / row_bytes);
+    }
+  }
+  const size_t ws_elems = static_cast<size_t>(hc * rc * Lk);
+  float* scores = static_cast<float*>(scratch.alloc(ws_elems * 4, dev));
+  void* probs = f32 ? static_cast<void*>(scores) : scratch.alloc(ws_elems * es, dev);
+  if (ws_elems > 0 && (scores == nullptr || probs == nullptr)) {
+    log_err(fn, "workspace allocation failed");
+    return false;
+  }
+  AOTI_TRACE("%s: B=%lld H=%lld Hk=%lld Lq=%lld Lk=%lld E=%lld Ev=%lld chunk heads=%lld rows=%lld",
+             fn, (long long)B, (long long)H, (long long)Hk, (long long)Lq, (long long)Lk,
+             (long long)E, (long long)Ev, (long long)hc, (long long)rc);
+
+  // An output whose [Lq, Ev] matrices have no unit stride (a dense q with
+  // an unusual dimension order) is computed contiguously, then copied.
+  char* ob = out->data();
+  const int64_t* os = out->strides.data();
+  const int64_t contig[4] = {H * Lq * Ev, Lq * Ev, Ev, 1};
+  bool staged = false;
+  {
+    cublasOperation_t op;
+    int64_t ld;
+    if (Lk > 0 && Ev > 0 && (!operand(Lq, Ev, os[2], os[3], &op, &ld) || !fits_int(ld))) {
+      ob = static_cast<char*>(scratch.alloc(static_cast<size_t>(out->numel()) * es, dev));
+      if (ob == nullptr) {
+        log_err(fn, "workspace allocation failed");
+        return false;
+      }
+      os = contig;
+      staged = true;
+    }
+  }
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t r = 0; r < G; ++r) {
+      for (int64_t k0 = 0; k0 < Hk; k0 += hc) {
+        const int64_t nh = std::min(hc, Hk - k0);
+        const int64_t h0 = k0 * G + r;  // first query head of the chunk
+        for (int64_t i0 = 0; i0 < Lq; i0 += rc) {
+          const int64_t m = std::min(rc, Lq - i0);
+          if (Lk > 0) {
+            if (E == 0) {
+              e = cudaMemsetAsync(scores, 0, static_cast<size_t>(nh * m * Lk) * 4, stream);
+            } else {
+              const Mat a{qv.data + (b * qv.s[0] + h0 * qv.s[1] + i0 * qv.s[2]) * int64_t(es),
+                          dt, qv.s[2], qv.s[3], G * qv.s[1]};
+              const Mat bt{kv.data + (b * kv.s[0] + k0 * kv.s[1]) * int64_t(es), dt, kv.s[3],
+                           kv.s[2], kv.s[1]};
+              const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
+              if (!gemm_rm(fn, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
+            }
+          }
+          if (e != cudaSuccess) break;
+          shim::SdpaSoftmaxParams p;
+          p.scores = scores;
+          p.probs = probs;
+          p.probs_dtype = v->dtype;
+          p.lse = lse;
+          std::copy(ls, ls + 3, p.lse_stride);
+          p.mask = mask.data;
+          p.mask_dtype = mask.dtype;
+          std::copy(mask.s, mask.s + 4, p.mask_stride);
+          p.causal = causal;
+          p.batch = b;
+          p.h0 = h0;
+          p.head_step = G;
+          p.heads = nh;
+          p.i0 = i0;
+          p.rows = m;
+          p.lk = Lk;
+          e = shim::launch_sdpa_softmax(p, stream);
+          if (e != cudaSuccess) break;
+          if (Lk > 0 && Ev > 0) {
+            const Mat a{probs, dt, Lk, 1, m * Lk};
+            const Mat bv{vv.data + (b * vv.s[0] + k0 * vv.s[1]) * int64_t(es), dt, vv.s[2],
+                         vv.s[3], vv.s[1]};
+            const Mat c{ob + (b * os[0] + h0 * os[1] + i0 * os[2]) * int64_t(es), dt, os[2],
+                        os[3], G * os[1]};
+            if (!gemm_rm(fn, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct)) return false;
+          }
+        }
+        if (e != cudaSuccess) break;
+      }
+      if (e != cudaSuccess) break;
+    }
+    if (e != cudaSuccess) break;
+  }
+  if (e == cudaSuccess && staged) {
+    e = shim::strided_copy(out->data(), out->strides.data(), ob, contig, out->sizes.data(), 4,
+                           es, stream);
+  }
+  if (e != cudaSuccess) {
+    log_err(fn, cudaGetErrorString(e));
+    return false;
+  }
+  return true;
+}
+
+bool is_cuda_4d(const TensorObj* t) {
+  return t != nullptr && t->device_type == shim::kDevCuda && t->sizes.size() == 4 &&
+         t->strides.size() == 4;
+}
+
+// New owned device tensor (nullptr on failure).
+TensorObj* new_tensor(int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                      int32_t dtype, int32_t device, cudaStream_t stream) {
+  size_t nbytes = shim::dtype_size(dtype);
+  for (int64_t i = 0; i < ndim; ++i) nbytes *= static_cast<size_t>(sizes[i]);
+  return shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, device, stream);
+}
+
+// The shared body of the three entry points. Any return pointer may be null
+// (not wanted). On failure every return handle is null and nothing leaks.
+AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, TensorObj* v,
+                    TensorObj* mask_t, bool compute_lse, double dropout_p, int32_t is_causal,
+                    const double* scale, AtenTensorHandle* r_out, AtenTensorHandle* r_lse,
+                    AtenTensorHandle* r_cum_q, AtenTensorHandle* r_cum_k, int64_t* r_max_q,
+                    int64_t* r_max_k, AtenTensorHandle* r_seed, AtenTensorHandle* r_offset,
+                    AtenTensorHandle* r_debug) {
+  AtenTensorHandle* rets[] = {r_out, r_lse, r_cum_q, r_cum_k, r_seed, r_offset, r_debug};
+  for (AtenTensorHandle* r : rets) {
+    if (r != nullptr) *r = nullptr;
+  }
+  AOTI_TRACE("%s q=%s k=%s v=%s mask=%s causal=%d dropout=%g scale=%s%g", fn,
+             shim::describe(q).c_str(), shim::describe(k).c_str(), shim::describe(v).c_str(),
+             shim::describe(mask_t).c_str(), int(is_causal), dropout_p,
+             scale ? "" : "default/", scale ? *scale : 0.0);
+  if (dropout_p != 0.0) {
+    log_err(fn, "dropout_p != 0 is not supported (inference only)");
+    return kFail;
+  }
+  if (!is_cuda_4d(q) || !is_cuda_4d(k) || !is_cuda_4d(v)) {
+    log_err(fn, "query, key and value must be 4-D CUDA tensors [B, H, L, E]");
+    return kFail;
+  }
+  cudaDataType_t dt;
+  if (!cuda_type(q->dtype, &dt) || k->dtype != q->dtype || v->dtype != q->dtype) {
+    log_err(fn, "query, key and value must share one dtype: float32, float16 or bfloat16");
+    return kFail;
+  }
+  if (k->device_index != q->device_index || v->device_index != q->device_index) {
+    log_err(fn, "query, key and value must be on one device");
+    return kFail;
+  }
+  const int64_t B = q->sizes[0], H = q->sizes[1], Lq = q->sizes[2], E = q->sizes[3];
+  const int64_t Hk = k->sizes[1], Lk = k->sizes[2], Ev = v->sizes[3];
+  if (k->sizes[0] != B || v->sizes[0] != B || v->sizes[1] != Hk || v->sizes[2] != Lk ||
+      k->sizes[3] != E) {
+    log_err(fn, "shapes must be q [B,H,Lq,E], k [B,Hk,Lk,E], v [B,Hk,Lk,Ev]");
+    return kFail;
+  }
+  if (Hk == 0 ? H != 0 : H % Hk != 0) {
+    log_err(fn, "query heads must be a multiple of key/value heads");
+    return kFail;
+  }
+  const int64_t target[4] = {B, H, Lq, Lk};
+  MaskInfo mask;
+  if (!mask_info(fn, mask_t, target, q->device_index, &mask)) return kFail;
+
+  const int32_t dev = q->device_index;
+  cudaStream_t stream = shim::current_stream(dev);
+  const float sc = static_cast<float>(
+      scale != nullptr ? *scale : 1.0 / std::sqrt(static_cast<double>(E)));
+
+  std::vector<TensorObj*> made;
+  auto fail = [&]() {
+    for (TensorObj* t : made) shim::destroy_tensor(t);
+    return kFail;
+  };
+  auto make = [&](int64_t nd, const int64_t* sizes, const int64_t* strides, int32_t dtype) {
+    TensorObj* t = new_tensor(nd, sizes, strides, dtype, dev, stream);
+    if (t != nullptr) made.push_back(t);
+    return t;
+  };
+
+  const int64_t osz[4] = {B, H, Lq, Ev};
+  int64_t ost[4];
+  output_strides(kind, q, osz, ost);
+  TensorObj* out = make(4, osz, ost, q->dtype);
+  if (out == nullptr) return fail();
+
+  TensorObj* lse = nullptr;
+  float* lse_ptr = nullptr;
+  int64_t ls[3] = {0, 0, 0};
+  if (r_lse != nullptr) {
+    if (kind == Kind::kEfficient) {
+      const int64_t padded = compute_lse ? (Lq + 31) / 32 * 32 : 0;
+      const int64_t lsz[3] = {B, H, padded};
+      lse = make(3, lsz, nullptr, shim::kDtF32);
+      ls[0] = H * padded;
+      ls[1] = padded;
+      ls[2] = 1;
+    } else if (kind == Kind::kCudnn) {
+      const int64_t lsz[4] = {B, H, Lq, 1};
+      lse = make(4, lsz, nullptr, shim::kDtF32);
+      ls[0] = H * Lq;
+      ls[1] = Lq;
+      ls[2] = 1;
+    } else {
+      const int64_t lsz[3] = {B, H, Lq};
+      lse = make(3, lsz, nullptr, shim::kDtF32);
+      ls[0] = H * Lq;
+      ls[1] = Lq;
+      ls[2] = 1;
+    }
+    if (lse == nullptr) return fail();
+    if (lse->numel() > 0) {
+      lse_ptr = reinterpret_cast<float*>(lse->data());
+      if (lse->numel() != B * H * Lq &&
+          cudaMemsetAsync(lse_ptr, 0, static_cast<size_t>(lse->numel()) * 4, stream) !=
+              cudaSuccess) {
+        log_err(fn, "cudaMemsetAsync failed");
+        return fail();
+      }
+    }
+  }
+  // Empty results (no dropout, no varlen, no debug mask).
+  const int64_t zero = 0, one = 1;
+  TensorObj* empties[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  AtenTensorHandle* empty_rets[5] = {r_cum_q, r_cum_k, r_seed, r_offset, r_debug};
+  const int32_t empty_dtypes[5] = {shim::kDtI64, shim::kDtI64, shim::kDtI64, shim::kDtI64,
+                                   q->dtype};
+  for (int i = 0; i < 5; ++i) {
+    if (empty_rets[i] == nullptr) continue;
+    empties[i] = make(1, &zero, &one, empty_dtypes[i]);
+    if (empties[i] == nullptr) return fail();
+  }
+
+  if (!attention(fn, q, k, v, mask, is_causal != 0, sc, out, lse_ptr, ls)) return fail();
+
+  if (r_out != nullptr) {
+    *r_out = out;
+  } else {
+    shim::destroy_tensor(out);
+  }
+  if (r_lse != nullptr) *r_lse = lse;
+  for (int i = 0; i < 5; ++i) {
+    if (empty_rets[i] != nullptr) *empty_rets[i] = empties[i];
+  }
+  if (r_max_q != nullptr) *r_max_q = Lq;
+  if (r_max_k != nullptr) *r_max_k = Lk;
+  AOTI_TRACE("%s -> out=%s lse=%s", fn, r_out ? shim::describe(out).c_str() : "(not wanted)",
+             shim::describe(lse).c_str());
+  return kOk;
+}
+
+} // namespace
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(
+    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value, double dropout_p,
+    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
+    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
+    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8) {
+  (void)return_debug_mask;  // no dropout: the debug mask is always empty
+  return sdpa(__func__, Kind::kFlash, query, key, value, nullptr, true, dropout_p, is_causal,
+              scale, ret0, ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
+}
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(
+    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
+    int32_t is_causal, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
+    AtenTensorHandle* ret2, AtenTensorHandle* ret3) {
+  return sdpa(__func__, Kind::kEfficient, query, key, value,
+              attn_bias != nullptr ? *attn_bias : nullptr, compute_log_sumexp != 0, dropout_p,
+              is_causal, scale, ret0, ret1, nullptr, nullptr, nullptr, nullptr, ret2, ret3,
+              nullptr);
+}
+
+AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(
+    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
+    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
+    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
+    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8) {
+  (void)return_debug_mask;
+  // The log-sum-exp is computed either way (it costs one store per row).
+  (void)compute_log_sumexp;
+  return sdpa(__func__, Kind::kCudnn, query, key, value,
+              attn_bias != nullptr ? *attn_bias : nullptr, true, dropout_p, is_causal, scale,
+              ret0, ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
 }
