@@ -1,8 +1,9 @@
 // The AOTInductor C shim, matrix-product fallbacks (mm, bmm, addmm) on
 // cuBLAS. Fallbacks run on the calling thread's current stream (set by the
 // model's stream guard).
-#include "shim_internal.h"
+#include "shim_abi.h"
 #include "blas_handle.h"
+#include "blas_layout.h"
 
 #include <cublas_v2.h>
 
@@ -10,49 +11,13 @@
 #include <cstdio>
 #include <vector>
 
-#define AOTI_SHIM extern "C" __attribute__((visibility("default")))
-
 using executorch::backends::cuda::aoti::TensorObj;
 namespace shim = executorch::backends::cuda::aoti;
 
-typedef TensorObj* AtenTensorHandle;
-typedef int32_t AOTITorchError;
-static constexpr AOTITorchError kOk = 0;
-static constexpr AOTITorchError kFail = 1;
-
 namespace {
 
-void log_err(const char* fn, const char* msg) {
-  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
-}
-
-bool cuda_type(int32_t dtype, cudaDataType_t* t) {
-  switch (dtype) {
-    case shim::kDtF32: *t = CUDA_R_32F; return true;
-    case shim::kDtF16: *t = CUDA_R_16F; return true;
-    case shim::kDtBF16: *t = CUDA_R_16BF; return true;
-    case shim::kDtF64: *t = CUDA_R_64F; return true;
-    default: return false;
-  }
-}
-
-// A row-major [rows, cols] matrix view with strides (s0, s1) expressed as a
-// cuBLAS column-major operand of its transpose: op N with ld s0 when rows are
-// contiguous, op T with ld s1 when columns are.
-bool operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1,
-             cublasOperation_t* op, int64_t* ld) {
-  if ((s1 == 1 || cols == 1) && (s0 >= cols || rows == 1)) {
-    *op = CUBLAS_OP_N;
-    *ld = std::max<int64_t>({s0, cols, 1});
-    return true;
-  }
-  if ((s0 == 1 || rows == 1) && (s1 >= rows || cols == 1)) {
-    *op = CUBLAS_OP_T;
-    *ld = std::max<int64_t>({s1, rows, 1});
-    return true;
-  }
-  return false;
-}
+using shim::cuda_type;
+using shim::operand;
 
 // out[b] = alpha * A[b] @ B[b] + beta * out[b]; A [m,k], B [k,n], out [m,n]
 // (row-major views, batch strides sa/sb/sc in elements; batch 1 for mm).

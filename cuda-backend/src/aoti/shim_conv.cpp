@@ -4,27 +4,12 @@
 // Runs on the calling thread's current stream (set by the model's stream
 // guard); the output is a new stream-ordered tensor in the memory format
 // PyTorch would give (channels-last when the input or weight is).
-#include "shim_internal.h"
+#include "shim_abi.h"
 
 #include <cstdio>
 
-#define AOTI_SHIM extern "C" __attribute__((visibility("default")))
-
 using executorch::backends::cuda::aoti::TensorObj;
 namespace shim = executorch::backends::cuda::aoti;
-
-typedef TensorObj* AtenTensorHandle;
-typedef int32_t AOTITorchError;
-
-namespace {
-
-constexpr AOTITorchError kFail = 1;
-
-void log_err(const char* fn, const char* msg) {
-  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
-}
-
-} // namespace
 
 #ifdef EXECUTORCH_AOTI_NO_CUDNN
 
@@ -54,8 +39,6 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
 namespace {
 
 using shim::CudnnApi;
-
-constexpr AOTITorchError kOk = 0;
 
 __attribute__((format(printf, 2, 3))) void log_errf(const char* fn, const char* fmt, ...) {
   char buf[512];

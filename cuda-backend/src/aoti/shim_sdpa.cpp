@@ -17,8 +17,9 @@
 // - A fully masked row gives an output row of zeros and log-sum-exp -inf.
 // - dropout_p != 0 is rejected (inference only); no RNG state is produced,
 //   so philox seed/offset, cum_seq and debug-mask outputs are empty tensors.
-#include "shim_internal.h"
+#include "shim_abi.h"
 #include "blas_handle.h"
+#include "blas_layout.h"
 #include "device_pool.h"
 #include "sdpa_kernels.h"
 
@@ -30,53 +31,18 @@
 #include <cstdio>
 #include <vector>
 
-#define AOTI_SHIM extern "C" __attribute__((visibility("default")))
-
 using executorch::backends::cuda::aoti::TensorObj;
 namespace shim = executorch::backends::cuda::aoti;
 
-typedef TensorObj* AtenTensorHandle;
-typedef int32_t AOTITorchError;
-static constexpr AOTITorchError kOk = 0;
-static constexpr AOTITorchError kFail = 1;
-
 namespace {
+
+using shim::cuda_type;
+using shim::operand;
 
 // Bytes of scores + probabilities per chunk (at least one row is processed).
 constexpr int64_t kWorkspaceCap = int64_t{256} << 20;
 
-void log_err(const char* fn, const char* msg) {
-  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
-}
-
-bool cuda_type(int32_t dtype, cudaDataType_t* t) {
-  switch (dtype) {
-    case shim::kDtF32: *t = CUDA_R_32F; return true;
-    case shim::kDtF16: *t = CUDA_R_16F; return true;
-    case shim::kDtBF16: *t = CUDA_R_16BF; return true;
-    default: return false;
-  }
-}
-
 bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
-
-// A row-major [rows, cols] matrix with strides (s0, s1) as a cuBLAS
-// column-major operand of its transpose: op N with ld s0 when rows are
-// contiguous, op T with ld s1 when columns are.
-bool operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1, cublasOperation_t* op,
-             int64_t* ld) {
-  if ((s1 == 1 || cols == 1) && (s0 >= cols || rows == 1)) {
-    *op = CUBLAS_OP_N;
-    *ld = std::max<int64_t>({s0, cols, 1});
-    return true;
-  }
-  if ((s0 == 1 || rows == 1) && (s1 >= rows || cols == 1)) {
-    *op = CUBLAS_OP_T;
-    *ld = std::max<int64_t>({s1, rows, 1});
-    return true;
-  }
-  return false;
-}
 
 // One operand of a batched row-major product: base pointer, element
 // strides of a matrix (s0 rows, s1 columns) and between matrices (sb).
@@ -462,7 +428,9 @@ AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, Tenso
     return kFail;
   }
   cudaDataType_t dt;
-  if (!cuda_type(q->dtype, &dt) || k->dtype != q->dtype || v->dtype != q->dtype) {
+  // float64 has a cuBLAS type but no softmax kernel instantiation.
+  if (q->dtype == shim::kDtF64 || !cuda_type(q->dtype, &dt) || k->dtype != q->dtype ||
+      v->dtype != q->dtype) {
     log_err(fn, "query, key and value must share one dtype: float32, float16 or bfloat16");
     return kFail;
   }

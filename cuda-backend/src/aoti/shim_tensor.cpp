@@ -2,7 +2,7 @@
 // views, copies, grad mode, warnings, device and stream guards.
 // Every aoti_torch_* symbol is extern "C" with default visibility: the model
 // .so (opened RTLD_LOCAL) resolves them from the global scope.
-#include "shim_internal.h"
+#include "shim_abi.h"
 #include "device_pool.h"
 
 #include <cstdio>
@@ -14,16 +14,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#define AOTI_SHIM extern "C" __attribute__((visibility("default")))
-
 using executorch::backends::cuda::aoti::TensorObj;
 using executorch::backends::cuda::aoti::Storage;
 namespace shim = executorch::backends::cuda::aoti;
-
-typedef TensorObj* AtenTensorHandle;
-typedef int32_t AOTITorchError;
-static constexpr AOTITorchError kOk = 0;
-static constexpr AOTITorchError kFail = 1;
 
 namespace executorch {
 namespace backends {
