@@ -1,6 +1,6 @@
-// CudaBackend: the "CudaBackend" delegate (AOTInductor-compiled subgraphs).
-// This is the skeleton: availability and payload checks are real; execution
-// is not built yet and init() says so.
+// CudaBackend: the "CudaBackend" delegate (AOTInductor-compiled subgraphs):
+// init loads the model .so and its weights, execute runs it on the caller's
+// or the delegate's own stream, destroy frees both.
 #pragma once
 
 #include <string>
