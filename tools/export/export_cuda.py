@@ -13,13 +13,16 @@ et_copy::_d2h_copy.out -> host output. "host": delegate I/O on the host, the
 backend stages it to the GPU itself (1.1-1.3). "both": <model> in the device
 layout plus <model>_host. Keys: sha256 keys (.so in the program's named data,
 weights in the .ptd); --keys legacy writes 1.1-1.3 keys.
-Model "mlp2": the MLP split into two AOTI .so files, two DelegateCalls
-chained in one method.
+Models (VARIANTS): mlp, conv (conv2d + batch norm + pooling, Triton
+autotuned), transformer (bf16, attention decomposed), conv_aten (the conv
+net on the cuDNN convolution fallback), attn / attn32 (the transformer in
+bf16 / fp32 calling the native SDPA fallbacks), mlp2 (the MLP split into two
+AOTI .so files, two DelegateCalls chained in one method).
 
 The writing half (program_table, write_pte, write_ptd, write_model_files)
 needs no torch: tests/tools/test_export_writer.py runs it with fake blobs.
 
-Usage: export_cuda.py --out DIR [--models mlp,conv,transformer,mlp2]
+Usage: export_cuda.py --out DIR [--models mlp,conv,transformer,conv_aten,attn,attn32,mlp2]
                       [--keys 1.4|legacy] [--layout device|host|both]
 """
 import argparse
@@ -251,14 +254,24 @@ def build(name):
         class ConvNet(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.c1 = nn.Conv2d(3, 8, 3, padding=1)
-                self.c2 = nn.Conv2d(8, 16, 3, stride=2, padding=1)
+                self.c1, self.bn1 = nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8)
+                self.c2, self.bn2 = nn.Conv2d(8, 16, 3, stride=2, padding=1), nn.BatchNorm2d(16)
                 self.fc = nn.Linear(16, 10)
 
             def forward(self, x):
-                y = F.relu(self.c2(F.relu(self.c1(x))))
-                return self.fc(y.mean(dim=(2, 3)))
-        return ConvNet(), (torch.randn(2, 3, 16, 16),), torch.float32
+                y = F.max_pool2d(F.relu(self.bn1(self.c1(x))), 2)
+                y = F.relu(self.bn2(self.c2(y)))
+                return self.fc(F.adaptive_avg_pool2d(y, 1).flatten(1))
+        m = ConvNet()
+        with torch.no_grad():
+            # Non-trivial running statistics, so eval-mode batch norm is
+            # not the identity.
+            for bn in (m.bn1, m.bn2):
+                bn.running_mean.uniform_(-0.5, 0.5)
+                bn.running_var.uniform_(0.5, 2.0)
+                bn.weight.uniform_(0.5, 1.5)
+                bn.bias.uniform_(-0.2, 0.2)
+        return m, (torch.randn(2, 3, 16, 16),), torch.float32
     if name == "transformer":
         class Block(nn.Module):
             def __init__(self, d=128, h=4):
@@ -279,6 +292,23 @@ def build(name):
     raise SystemExit(f"unknown model {name}")
 
 
+# Fixture name -> (model in build(), dtype override, Triton autotune,
+# native SDPA). Without autotune Inductor leaves matmuls and convolutions to
+# the ATen fallbacks the shim implements on cuBLAS/cuDNN
+# (aoti_torch_cuda_mm_out/addmm_out/bmm_out, aoti_torch_cuda_convolution);
+# with native SDPA it calls aoti_torch_cuda__scaled_dot_product_*_attention
+# (flash for bf16, efficient for fp32) instead of decomposing attention.
+VARIANTS = {
+    "mlp": ("mlp", None, False, False),
+    "conv": ("conv", None, True, False),
+    "transformer": ("transformer", None, False, False),
+    "conv_aten": ("conv", None, False, False),
+    "attn": ("transformer", None, False, True),
+    "attn32": ("transformer", "float32", False, True),
+    "mlp2": ("mlp", None, False, False),
+}
+
+
 def _compile(module, args, name, autotune):
     """AOTInductor compile; returns (so_bytes, blob_bytes, so_path)."""
     import torch
@@ -294,7 +324,7 @@ def _compile(module, args, name, autotune):
             "aot_inductor.emit_multi_arch_kernel": True,
         }
         if autotune:
-            # Triton convolutions (this backend has no ATen conv fallback).
+            # Triton kernels for convolutions and gemms (no ATen fallback).
             opts.update({"max_autotune": True, "max_autotune_conv_backends": "TRITON",
                          "max_autotune_gemm_backends": "TRITON"})
         # otherwise matmuls go through the shim's cuBLAS fallbacks
@@ -353,14 +383,26 @@ def export_one(name, out_dir, keys, layouts):
     """Compiles `name` once and writes one fixture per layout: <name> for the
     first layout, <name>_<layout> for the others. name "mlp2": the MLP split
     into two AOTI .so (two DelegateCalls in one method)."""
+    import contextlib
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    base = "mlp" if name == "mlp2" else name
+    if name not in VARIANTS:
+        raise SystemExit(f"unknown model {name}; known: {', '.join(VARIANTS)}")
+    base, dtype_name, autotune, native_sdpa = VARIANTS[name]
+    # fp32 references in true fp32: the shim's cuDNN convolution does not use
+    # TF32 (cuBLAS matmuls already default to no TF32).
+    torch.backends.cudnn.allow_tf32 = False
     model, args, dtype = build(base)
+    if dtype_name:
+        dtype = getattr(torch, dtype_name)
     model = model.to("cuda", dtype).eval()
     args = tuple(a.to("cuda", dtype) for a in args)
     tol = 2e-2 if dtype == torch.bfloat16 else 1e-4
-    with torch.no_grad(), sdpa_kernel([SDPBackend.MATH]):
+    # MATH makes Inductor decompose attention into matmuls and a softmax;
+    # the native-SDPA variants keep PyTorch's default backend choice for
+    # both the reference and the compile.
+    attention = contextlib.nullcontext() if native_sdpa else sdpa_kernel([SDPBackend.MATH])
+    with torch.no_grad(), attention:
         ref = model(*args)
         refs = ref if isinstance(ref, (tuple, list)) else (ref,)
         if name == "mlp2":
@@ -391,7 +433,7 @@ def export_one(name, out_dir, keys, layouts):
                      (so2, blob2, spec((mid,)), spec(refs))]
             so_paths = [path1, path2]
         else:
-            so_bytes, blob_bytes, so_path = _compile(model, args, name, name == "conv")
+            so_bytes, blob_bytes, so_path = _compile(model, args, name, autotune)
             parts = [(so_bytes, blob_bytes, [(_dname(a.dtype), list(a.shape)) for a in args],
                       [(_dname(r.dtype), list(r.shape)) for r in refs])]
             so_paths = [so_path]
@@ -407,7 +449,8 @@ def export_one(name, out_dir, keys, layouts):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--models", default="mlp,conv,transformer,mlp2")
+    ap.add_argument("--models", default=",".join(VARIANTS),
+                    help="comma-separated, from: " + ", ".join(VARIANTS))
     ap.add_argument("--keys", default="1.4", choices=["1.4", "legacy"])
     ap.add_argument("--layout", default=None, choices=["device", "host", "both"],
                     help="device: upstream 1.4+ (delegate I/O on CUDA, et_copy kernels; "

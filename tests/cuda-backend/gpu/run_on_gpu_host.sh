@@ -5,7 +5,10 @@
 # with CUDA on). Everything is logged under $OUT; the new fixtures are staged
 # in $OUT/models/<name>/ (copy $OUT/models/* into tests/models/cuda/).
 # Fixtures: mlp conv transformer (device layout, upstream 1.4+), *_host (host
-# layout, 1.1-1.3 style), mlp2 (two CUDA partitions in one method).
+# layout, 1.1-1.3 style), mlp2 (two CUDA partitions in one method),
+# conv_aten / attn / attn32 (the cuDNN convolution and SDPA fallbacks).
+# FIXTURES=DIR skips the export and uses DIR's fixtures (e.g.
+# tests/models/cuda); MEMCHECK=0 skips compute-sanitizer.
 set -u -o pipefail
 B=$(cd "${1:-build-gpu}" && pwd)
 OUT=${OUT:-/tmp/cuda-out}
@@ -21,37 +24,53 @@ LIBS=$B/runtime:$B/cuda-stream:$B/cuda-backend
 export LD_LIBRARY_PATH=$LIBS:/usr/local/cuda/lib64:${NV:-}
 nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv > "$OUT/gpu.log" 2>&1
 say "== gpu: $(tail -1 "$OUT/gpu.log")"
+ALL="mlp conv transformer mlp_host conv_host transformer_host mlp2 conv_aten attn attn32"
+GT=$B/tests/cuda-backend/gpu
 
-# (a) export: 4 processes in parallel (mlp, conv, transformer, mlp2), each
-# writing both layouts from one compile.
-(cd "$SRC/tools/export" && timeout ${EXPORT_TIMEOUT:-300} python3 export_cuda.py \
-   --out "$OUT/models" --layout both --models ${MODELS:-mlp,conv,transformer,mlp2}) \
-   > "$OUT/export.log" 2>&1
-say "== (a) export rc=$? ($(( $(date +%s) - T0 ))s)"
-grep -E '^\[export' "$OUT/export.log" | tail -30 | tee -a "$LOG"
-for d in "$OUT"/models/*/; do
-  [ -f "$d/imports.txt" ] && { echo "== $d"; cat "$d/imports.txt"; rm -f "$d/imports.txt"; }
-done > "$OUT/imports.txt"
-rm -f "$OUT"/models/*/*.json.tmp
-du -sh "$OUT"/models/* 2>/dev/null | tee -a "$LOG"
+if [ -z "${FIXTURES:-}" ]; then
+  # (a) export, one process per model: the three base models in both
+  # layouts, the rest in the device layout only.
+  E=$SRC/tools/export/export_cuda.py
+  (timeout ${EXPORT_TIMEOUT:-330} python3 "$E" --out "$OUT/models" --layout both \
+     --models mlp,conv,transformer > "$OUT/export-both.log" 2>&1) &
+  P1=$!
+  (timeout ${EXPORT_TIMEOUT:-330} python3 "$E" --out "$OUT/models" --layout device \
+     --models mlp2,conv_aten,attn,attn32 > "$OUT/export-device.log" 2>&1) &
+  P2=$!
+  wait $P1; R1=$?; wait $P2; R2=$?
+  say "== (a) export rc=$R1/$R2 ($(( $(date +%s) - T0 ))s)"
+  cat "$OUT"/export-*.log > "$OUT/export.log"
+  grep -E '^\[export.*(wrote|done|Error|error)' "$OUT/export.log" | tail -30 | tee -a "$LOG"
+  grep -E 'Error|Traceback' -A3 "$OUT/export.log" | tail -20 | tee -a "$LOG"
+  for d in "$OUT"/models/*/; do
+    [ -f "$d/imports.txt" ] && { echo "== $d"; cat "$d/imports.txt"; rm -f "$d/imports.txt"; }
+  done > "$OUT/imports.txt"
+  grep -hoE 'aoti_torch_cuda_[a-z_]+' "$OUT/imports.txt" | sort | uniq -c | tee -a "$LOG"
+  rm -f "$OUT"/models/*/*.json.tmp
+  M=$OUT/models
+else
+  M=$(cd "$FIXTURES" && pwd)
+  say "== (a) export skipped: fixtures from $M"
+fi
+du -sh "$M"/* 2>/dev/null | tee -a "$LOG"
 FX=""
-for n in mlp conv transformer mlp_host conv_host transformer_host mlp2; do
-  [ -f "$OUT/models/$n/model.pte" ] && FX="$FX $OUT/models/$n"
+for n in $ALL; do
+  [ -f "$M/$n/model.pte" ] && FX="$FX $M/$n"
 done
 say "fixtures:$FX"
-ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1" | grep -E 'cuda|cublas' >> "$OUT/gpu.log"
+ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1" | grep -E 'cuda|cublas|cudnn' >> "$OUT/gpu.log"
 
-# (b) the gpu suite binaries against the new fixtures.
-timeout 150 "$B/tests/cuda-backend/gpu/cuda_module_test" $FX > "$OUT/module_test.log" 2>&1
+# (b) the gpu suite binaries against the fixtures.
+timeout 150 "$GT/cuda_module_test" $FX > "$OUT/module_test.log" 2>&1
 say "== (b) cuda_module_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|fixtures|growth' "$OUT/module_test.log" | head -30 | tee -a "$LOG"
-D=""
-for n in mlp conv transformer mlp_host conv_host transformer_host; do
-  [ -d "$OUT/models/$n" ] && D="$D $OUT/models/$n"
-done
-timeout 150 "$B/tests/cuda-backend/gpu/cuda_gpu_test" $D > "$OUT/gpu_test.log" 2>&1
+timeout 150 "$GT/cuda_gpu_test" $FX > "$OUT/gpu_test.log" 2>&1
 say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
-grep -E 'FAIL|PASSED|FAILED' "$OUT/gpu_test.log" | head -20 | tee -a "$LOG"
+grep -E 'FAIL|PASSED|FAILED|executes' "$OUT/gpu_test.log" | head -20 | tee -a "$LOG"
+for t in shim_conv_test shim_sdpa_test; do
+  timeout 120 "$GT/$t" > "$OUT/$t.log" 2>&1
+  say "== (b) $t rc=$? $(tail -1 "$OUT/$t.log")"
+done
 
 # (c) executorch-run on each fixture, compared with the reference.
 cat > "$OUT/compare.py" <<'PY'
@@ -80,13 +99,17 @@ for d in $FX; do
   say "== (c) executorch-run $n rc=$rc compare: $(tail -1 "$OUT/cmp_$n.log") $(head -c 300 "$OUT/run_$n.err")"
 done
 
-# (d) compute-sanitizer memcheck on the Module test with the mlp fixtures.
+# (d) compute-sanitizer memcheck (leak check) on the whole GPU suite.
 CS=/usr/local/cuda/bin/compute-sanitizer
-if [ -x "$CS" ]; then
-  timeout 150 "$CS" --tool memcheck --leak-check full \
-    "$B/tests/cuda-backend/gpu/cuda_module_test" "$OUT/models/mlp" "$OUT/models/mlp_host" \
-    > "$OUT/memcheck.log" 2>&1
-  say "== (d) memcheck rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$OUT/memcheck.log" | tr '\n' ' ')"
+if [ "${MEMCHECK:-1}" = 0 ]; then
+  say "== (d) memcheck skipped (MEMCHECK=0)"
+elif [ -x "$CS" ]; then
+  for t in cuda_module_test cuda_gpu_test shim_conv_test shim_sdpa_test; do
+    case $t in cuda_*) args=$FX ;; *) args= ;; esac
+    EXECUTORCH_GPU_TEST_REPEATS=20 timeout 240 "$CS" --tool memcheck --leak-check full \
+      "$GT/$t" $args > "$OUT/memcheck_$t.log" 2>&1
+    say "== (d) memcheck $t rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED' "$OUT/memcheck_$t.log" | tr '\n' ' ')"
+  done
 else
   say "== (d) memcheck skipped: $CS not found"
 fi
@@ -96,9 +119,9 @@ OLD_TMPDIR=${TMPDIR:-}
 TD=$(mktemp -d); export TMPDIR=$TD
 { ldd "$B/tools/executorch-run/executorch-run"; ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1"; } \
   > "$OUT/ldd.log" 2>&1
-M=$OUT/models/mlp
-"$B/tools/executorch-run/executorch-run" "$M/model.pte" --ptd "$M/aoti_cuda_blob.ptd" \
-  --input "@$M/input0.bin" --iterations 4000 > /dev/null 2> "$OUT/maps_run.err" &
+MM=$M/mlp
+"$B/tools/executorch-run/executorch-run" "$MM/model.pte" --ptd "$MM/aoti_cuda_blob.ptd" \
+  --input "@$MM/input0.bin" --iterations 4000 > /dev/null 2> "$OUT/maps_run.err" &
 PID=$!
 for _ in $(seq 1 50); do
   grep -q aoti "/proc/$PID/maps" 2>/dev/null && break
@@ -118,15 +141,18 @@ ls -la "$OUT" "$OUT/models" >> "$LOG"
 # BENCH_BUILD=DIR also runs the GPU benchmarks (bench/run_gpu.sh) on the
 # fixtures just exported; the table lands in $OUT/bench/gpu_bench.txt.
 if [ -n "${BENCH_BUILD:-}" ]; then
-  FIXTURES=$OUT/models OUT=$OUT/bench timeout 420 bash bench/run_gpu.sh "$BENCH_BUILD" > "$OUT/bench.log" 2>&1
+  FIXTURES=$M OUT=$OUT/bench timeout 420 bash bench/run_gpu.sh "$BENCH_BUILD" > "$OUT/bench.log" 2>&1
   say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
 fi
 # The device tool returns at most 8 files of 16 MiB: PACK=1 packs the
 # fixtures into three archives and the logs into one (summary.log stays).
 if [ "${PACK:-1}" = 1 ]; then
-  (cd "$OUT/models" && tar -czf "$OUT/models-1.tar.gz" mlp conv transformer \
-     && tar -czf "$OUT/models-2.tar.gz" mlp2 mlp_host \
-     && tar -czf "$OUT/models-3.tar.gz" conv_host transformer_host) && rm -rf "$OUT/models"
+  if [ -z "${FIXTURES:-}" ]; then
+    (cd "$OUT/models" && tar -czf "$OUT/models-1.tar.gz" mlp conv transformer \
+       && tar -czf "$OUT/models-2.tar.gz" mlp2 mlp_host conv_host transformer_host \
+       && tar -czf "$OUT/models-3.tar.gz" conv_aten attn attn32)
+  fi
+  rm -rf "$OUT/models"
   # Archive outside $OUT (tar must not read the file it writes), then keep
   # only the archives, summary.log and bench/ there.
   tar -czf /tmp/gpu-host-logs.tar.gz -C "$OUT" --exclude='models-*' --exclude=summary.log \

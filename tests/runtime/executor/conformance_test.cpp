@@ -128,6 +128,7 @@ TEST(Conformance, LinearConstantBufferWithRegisteredKernels) {
 
 TEST(Conformance, CheckHeader) {
   auto bytes = read_file(conformance_path("add.pte"));
+  ASSERT_GE(bytes.size(), 16u) << "cannot read add.pte (is ../shared/conformance there?)";
   EXPECT_EQ(Program::check_header(bytes.data(), bytes.size()),
             Program::HeaderStatus::CompatibleVersion);
   EXPECT_EQ(Program::check_header(bytes.data(), 4), Program::HeaderStatus::ShortData);

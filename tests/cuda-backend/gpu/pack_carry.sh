@@ -1,0 +1,22 @@
+#!/bin/bash
+# Copies what tests/cuda-backend/gpu/run_on_gpu_host.sh (and, when built with
+# -Dbenchmarks=true, bench/run_gpu.sh) needs out of a full build into a small
+# git-ignored directory that the device tool can carry to the GPU host:
+# the three libraries, executorch-run, the GPU suite binaries, gpu_bench.
+#   tests/cuda-backend/gpu/pack_carry.sh BUILD DEST     (e.g. build-dev build-carry)
+set -euo pipefail
+src=${1:?build dir} dest=${2:?destination dir}
+rm -rf "$dest"
+mkdir -p "$dest"/{runtime,cuda-stream,cuda-backend,tools/executorch-run,tests/cuda-backend/gpu,bench}
+cp -L "$src"/runtime/libexecutorch.so.1 "$dest"/runtime/
+cp -L "$src"/cuda-stream/libexecutorch_extension_cuda.so.1 "$dest"/cuda-stream/
+cp -L "$src"/cuda-backend/libexecutorch_cuda_backend.so.1 "$dest"/cuda-backend/
+cp -L "$src"/tools/executorch-run/executorch-run "$dest"/tools/executorch-run/
+for t in cuda_gpu_test cuda_module_test shim_conv_test shim_sdpa_test; do
+  cp -L "$src"/tests/cuda-backend/gpu/$t "$dest"/tests/cuda-backend/gpu/
+done
+[ -x "$src"/bench/gpu_bench ] && cp -L "$src"/bench/gpu_bench "$dest"/bench/
+# Keep symbols out of the carried copy (64 MiB limit), not function names
+# compute-sanitizer prints.
+find "$dest" -type f -exec strip --strip-debug {} +
+du -sh "$dest"
