@@ -14,7 +14,10 @@
 // libexecutorch_cuda_backend.so.1 (the backend is not linked, so the first
 // dlopen is a cold load).
 //
-// Usage: gpu_bench [--runs N] [--warmup N] [--backend PATH] [--csv FILE] DIR...
+// Usage: gpu_bench [--runs N] [--warmup N] [--backend PATH] [--csv FILE]
+//                  [--cuda-graph] DIR...
+// --cuda-graph adds a row per fixture with the CudaBackend runtime option
+// use_cuda_graph (capture once, replay after).
 // Exit 77 when no CUDA device is usable, 1 on a failure.
 #include <algorithm>
 #include <chrono>
@@ -84,11 +87,12 @@ struct Row {
     }                                                                               \
   } while (0)
 
-Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream) {
+Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream,
+                  bool cuda_graph) {
   Row row;
   row.name = dir;
   while (!row.name.empty() && row.name.back() == '/') row.name.pop_back();
-  row.name = row.name.substr(row.name.rfind('/') + 1);
+  row.name = row.name.substr(row.name.rfind('/') + 1) + (cuda_graph ? "+graph" : "");
   const std::string pte = dir + "/model.pte", ptd = dir + "/aoti_cuda_blob.ptd";
   if (!exists(pte)) {
     row.error = "no " + pte;
@@ -105,7 +109,14 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     return row;
   }
   t0 = Clock::now();
-  e = module->load_method("forward");
+  executorch::runtime::BackendOption graph_opt{};
+  std::strcpy(graph_opt.key, "use_cuda_graph");
+  graph_opt.value = true;
+  executorch::runtime::LoadBackendOptionsMap options;
+  if (cuda_graph) {
+    (void)options.set_options("CudaBackend", {&graph_opt, 1});
+  }
+  e = module->load_method("forward", nullptr, nullptr, cuda_graph ? &options : nullptr);
   CU(cudaDeviceSynchronize());
   row.load_method_ms = ms_since(t0);
   if (e != Error::Ok) {
@@ -190,6 +201,7 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
 int main(int argc, char** argv) {
   int runs = 500, warmup = 50;
   std::string backend = "libexecutorch_cuda_backend.so.1", csv;
+  bool with_graph = false;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -201,8 +213,11 @@ int main(int argc, char** argv) {
       backend = argv[++i];
     } else if (a == "--csv" && i + 1 < argc) {
       csv = argv[++i];
+    } else if (a == "--cuda-graph") {
+      with_graph = true;
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] DIR...\n",
+      std::printf("usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] "
+                  "[--cuda-graph] DIR...\n",
                   argv[0]);
       return 0;
     } else {
@@ -253,7 +268,10 @@ int main(int argc, char** argv) {
   std::printf("cold: CUDA context %.1f ms, dlopen(%s) %.2f ms\n", ctx_ms, backend.c_str(),
               dlopen_ms);
   std::vector<Row> rows;
-  for (auto& d : dirs) rows.push_back(bench_fixture(d, warmup, runs, stream));
+  for (auto& d : dirs) {
+    rows.push_back(bench_fixture(d, warmup, runs, stream, false));
+    if (with_graph) rows.push_back(bench_fixture(d, warmup, runs, stream, true));
+  }
   std::printf("%-12s %10s %12s %10s %10s %10s %12s\n", "model", "load ms", "load_meth ms",
               "med us", "p99 us", "gpu us", "overhead us");
   int failures = 0;

@@ -280,19 +280,26 @@ def main():
 
     def ratio(o, x):
         return f"{o / x['med']:6.2f}x" if o and x and "med" in x else f"{'n/a':>7}"
-    cols = ["ours (host I/O)", "eager", "eager+host I/O", "eager CUDA graph", "AOTI .so ctypes"]
+    cols = ["ours (host I/O)", "ours CUDA graph", "eager", "eager+host I/O", "eager CUDA graph",
+            "AOTI .so ctypes"]
     print()
     print(f"{'model':<12}" + "".join(f"{c:>20}" for c in cols) +
-          f"{'ours/eager':>12}{'ours/eag+io':>12}{'ours/graph':>12}{'ours/aoti':>12}")
+          f"{'ours/eager':>12}{'ours/eag+io':>12}{'ours/graph':>12}{'ours/aoti':>12}"
+          f"{'ours graph/graph':>18}")
+
+    def lat(row):
+        if row and row["ok"] == "1":
+            return {"med": float(row["med_us"]), "p99": float(row["p99_us"])}
+        return None
     for name, r in results.items():
-        o = ours.get(name)
-        oc = {"med": float(o["med_us"]), "p99": float(o["p99_us"])} if o and o["ok"] == "1" else None
+        oc, og = lat(ours.get(name)), lat(ours.get(name + "+graph"))
         om = oc["med"] if oc else None
         print(f"{name:<12}" + "".join(f"{cell(x):>20}" for x in
-                                      (oc, r.get("eager"), r.get("eager_io"), r.get("graph"),
+                                      (oc, og, r.get("eager"), r.get("eager_io"), r.get("graph"),
                                        r["aoti"])) +
               f"{ratio(om, r.get('eager')):>12}{ratio(om, r.get('eager_io')):>12}"
-              f"{ratio(om, r.get('graph')):>12}{ratio(om, r['aoti']):>12}")
+              f"{ratio(om, r.get('graph')):>12}{ratio(om, r['aoti']):>12}"
+              f"{ratio(og['med'] if og else None, r.get('graph')):>18}")
     print()
     print(f"{'model':<12}{'ours load_method ms':>21}{'AOTI dlopen+create+weights ms':>31}"
           f"{'ours gpu us':>13}{'ours host overhead us':>23}{'aoti max err':>14}{'graph max err':>15}")

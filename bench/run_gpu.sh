@@ -1,7 +1,8 @@
 #!/bin/bash
 # GPU benchmark on the GPU host: our runtime (bench/gpu_bench) and PyTorch
 # (bench/gpu_bench.py: eager, eager with host I/O, CUDA graph, the same
-# AOTInductor .so through ctypes) on tests/models/cuda/{mlp,conv,transformer}.
+# AOTInductor .so through ctypes) on tests/models/cuda/{mlp,conv,transformer};
+# ours also with the CudaBackend option use_cuda_graph ("+graph" rows).
 # Writes the table to $OUT/gpu_bench.txt (and prints it).
 #
 #   bench/run_gpu.sh [BUILD_DIR]          run (default build-gpubench)
@@ -34,7 +35,7 @@ F=${FIXTURES:-tests/models/cuda}
   echo
   echo "-- ours: bench/gpu_bench (Module, MmapDataLoader, CudaBackend; host I/O)"
   timeout 180 "$B"/bench/gpu_bench --runs "$RUNS" --warmup "$WARMUP" --csv "$OUT/ours.csv" \
-    "$F"/mlp "$F"/conv "$F"/transformer 2>&1
+    --cuda-graph "$F"/mlp "$F"/conv "$F"/transformer 2>&1
   echo "gpu_bench rc=$?"
   echo
   echo "-- PyTorch: bench/gpu_bench.py"

@@ -1,9 +1,10 @@
 #include "cuda_backend.h"
 
 #include <cstring>
-#include <string_view>
-
+#include <memory>
+#include <new>
 #include <mutex>
+#include <string_view>
 
 #include <cuda_runtime_api.h>
 
@@ -12,6 +13,8 @@
 
 #include "aoti/model.h"
 #include "aoti/shim_internal.h"
+#include "graph_replay.h"
+#include "run_model.h"
 
 namespace executorch {
 namespace backends {
@@ -82,6 +85,50 @@ const char* method_name_from(const BackendInitContext& context,
   }
   return context.get_method_name();
 }
+
+// "use_cuda_graph": a runtime option (bool, int or string) wins over the
+// compile spec (bytes "1"/"true"/"0"/"false", or one byte 0/1).
+Result<bool> use_cuda_graph(const BackendInitContext& context,
+                            ArrayRef<CompileSpec> compile_specs) {
+  constexpr const char* kKey = "use_cuda_graph";
+  auto parse = [](std::string_view v) -> Result<bool> {
+    if (v == "1" || v == "true" || v == std::string_view("\x01", 1)) return true;
+    if (v == "0" || v == "false" || v == std::string_view("\x00", 1) || v.empty()) {
+      return false;
+    }
+    return Error::InvalidArgument;
+  };
+  if (auto b = context.get_runtime_spec<bool>(kKey); b.ok()) return *b;
+  if (auto i = context.get_runtime_spec<int>(kKey); i.ok()) return *i != 0;
+  if (auto str = context.get_runtime_spec<const char*>(kKey); str.ok()) {
+    Result<bool> r = parse(*str);
+    ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidArgument,
+                             "CudaBackend: runtime option use_cuda_graph='%s': expected "
+                             "true/false/1/0",
+                             *str);
+    return r;
+  }
+  for (size_t i = 0; i < compile_specs.size(); ++i) {
+    const CompileSpec& spec = compile_specs[i];
+    if (spec.key == nullptr || std::strcmp(spec.key, kKey) != 0) continue;
+    std::string_view v(static_cast<const char*>(spec.value.buffer),
+                       spec.value.buffer != nullptr ? spec.value.nbytes : 0);
+    if (v.size() > 1 && v.back() == '\0') v.remove_suffix(1);
+    Result<bool> r = parse(v);
+    ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidProgram,
+                             "CudaBackend: compile spec use_cuda_graph has %zu bytes that are "
+                             "not true/false/1/0",
+                             v.size());
+    return r;
+  }
+  return false;
+}
+
+// What init() hands the runtime: the model and, when asked for, its graph.
+struct Delegate {
+  std::unique_ptr<aoti::LoadedModel> model;
+  std::unique_ptr<GraphReplay> graph;  // declared last, destroyed first
+};
 
 } // namespace
 
@@ -200,6 +247,8 @@ Result<DelegateHandle*> CudaBackend::init(
     ET_LOG(Info, "CudaBackend: no weights under '%s' (fine for a model without constants)",
            keys->weights_key.c_str());
   }
+  Result<bool> graph = use_cuda_graph(context, compile_specs);
+  if (!graph.ok()) return graph.error();
   Result<aoti::LoadedModel*> model = aoti::LoadedModel::load(
       so->data(), so->size(), wdata, wsize, device.c_str(),
       method_name != nullptr ? method_name : "forward");
@@ -208,167 +257,42 @@ Result<DelegateHandle*> CudaBackend::init(
   if (weights.ok()) weights->Free();
   processed->Free();
   if (!model.ok()) return model.error();
-  return static_cast<DelegateHandle*>(*model);
-}
-
-namespace {
-
-using aoti::TensorObj;
-
-// Shapes of an ExecuTorch tensor as int64 sizes and element strides.
-void shape_of(const exec_aten::Tensor& t, std::vector<int64_t>& sizes,
-              std::vector<int64_t>& strides) {
-  const size_t nd = static_cast<size_t>(t.dim());
-  sizes.resize(nd);
-  strides.resize(nd);
-  auto st = t.strides();
-  int64_t s = 1;
-  for (size_t i = nd; i-- > 0;) {
-    sizes[i] = t.sizes()[i];
-    strides[i] = (st.size() == nd && st.data() != nullptr) ? st[i] : s;
-    s *= sizes[i];
+  std::unique_ptr<aoti::LoadedModel> owned(*model);
+  std::unique_ptr<Delegate> delegate(new (std::nothrow) Delegate);
+  if (delegate != nullptr) {
+    delegate->model = std::move(owned);
+    if (*graph) delegate->graph.reset(new (std::nothrow) GraphReplay(*delegate->model));
   }
+  ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && (!*graph || delegate->graph != nullptr),
+                           MemoryAllocationFailed, "CudaBackend: no memory for the delegate");
+  return static_cast<DelegateHandle*>(delegate.release());
 }
-
-bool is_device(const exec_aten::Tensor& t) {
-  return t.device_type() == runtime::etensor::DeviceType::CUDA;
-}
-
-struct HandleSet {
-  std::vector<TensorObj*> handles;
-  void drop() {
-    // Outputs may repeat a handle: delete each once.
-    for (size_t i = 0; i < handles.size(); ++i) {
-      if (handles[i] == nullptr) continue;
-      for (size_t j = i + 1; j < handles.size(); ++j) {
-        if (handles[j] == handles[i]) handles[j] = nullptr;
-      }
-      aoti::destroy_tensor(handles[i]);
-      handles[i] = nullptr;
-    }
-  }
-  ~HandleSet() { drop(); }
-};
-
-} // namespace
 
 Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle* handle,
                            Span<EValue*> args) const {
-  auto* model = static_cast<aoti::LoadedModel*>(handle);
-  ET_CHECK_OR_RETURN_ERROR(model != nullptr, DelegateInvalidHandle,
-                           "CudaBackend: execute on a null handle");
-  const size_t n_in = model->num_inputs(), n_out = model->num_outputs();
-  ET_CHECK_OR_RETURN_ERROR(args.size() == n_in + n_out, InvalidArgument,
-                           "CudaBackend[%s]: %zu arguments, the model takes %zu inputs and "
-                           "%zu outputs",
-                           model->label().c_str(), args.size(), n_in, n_out);
-  for (size_t i = 0; i < args.size(); ++i) {
-    ET_CHECK_OR_RETURN_ERROR(args[i] != nullptr && args[i]->isTensor(), InvalidArgument,
-                             "CudaBackend[%s]: argument %zu is not a tensor",
-                             model->label().c_str(), i);
-  }
+  auto* delegate = static_cast<Delegate*>(handle);
+  ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && delegate->model != nullptr,
+                           DelegateInvalidHandle, "CudaBackend: execute on a null handle");
+  const aoti::LoadedModel& model = *delegate->model;
+  std::vector<IoTensor> inputs, outputs;
+  Error e = describe_args(model, args, inputs, outputs);
+  if (e != Error::Ok) return e;
   const auto caller = extension::cuda::getCallerStream();
-  cudaStream_t stream = caller.has_value() ? *caller : model->own_stream();
-  const int dev = model->device_index();
-  aoti::ScopedCurrentStream current(dev, stream);
+  cudaStream_t stream = caller.has_value() ? *caller : model.own_stream();
+  aoti::ScopedCurrentStream current(model.device_index(), stream);
+  e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream)
+                                 : run_model(model, inputs, outputs, stream);
+  if (e != Error::Ok) return e;
   bool host_io = false;
-
-  std::vector<int64_t> sizes, strides;
-  // Fresh input handles every call: the model steals and deletes them.
-  HandleSet inputs;
-  inputs.handles.assign(n_in, nullptr);
-  for (size_t i = 0; i < n_in; ++i) {
-    const exec_aten::Tensor& t = args[i]->toTensor();
-    shape_of(t, sizes, strides);
-    const int32_t dtype = static_cast<int32_t>(t.scalar_type());
-    ET_CHECK_OR_RETURN_ERROR(aoti::dtype_size(dtype) != 0, InvalidArgument,
-                             "CudaBackend[%s]: input %zu has an unsupported dtype %d",
-                             model->label().c_str(), i, dtype);
-    TensorObj* h;
-    if (is_device(t)) {
-      h = aoti::make_view(t.mutable_data_ptr(), t.nbytes(), static_cast<int64_t>(sizes.size()),
-                          sizes.data(), strides.data(), dtype, aoti::kDevCuda, dev);
-    } else {
-      // Host input (1.1-1.3 programs): stage a device copy, freed
-      // stream-ordered when the model drops the handle.
-      host_io = true;
-      h = aoti::make_owned_device(t.nbytes(), static_cast<int64_t>(sizes.size()),
-                                  sizes.data(), strides.data(), dtype, dev, stream);
-      if (h != nullptr && t.nbytes() > 0) {
-        cudaError_t ce = cudaMemcpyAsync(h->data(), t.const_data_ptr(), t.nbytes(),
-                                         cudaMemcpyHostToDevice, stream);
-        if (ce != cudaSuccess) {
-          aoti::destroy_tensor(h);
-          ET_LOG(Error, "CudaBackend[%s]: copying input %zu to the GPU: %s",
-                 model->label().c_str(), i, cudaGetErrorString(ce));
-          return Error::Internal;
-        }
-      }
-    }
-    ET_CHECK_OR_RETURN_ERROR(h != nullptr, MemoryAllocationFailed,
-                             "CudaBackend[%s]: no memory for input %zu",
-                             model->label().c_str(), i);
-    inputs.handles[i] = h;
+  for (const auto* v : {&inputs, &outputs}) {
+    for (const IoTensor& t : *v) host_io = host_io || !t.on_device;
   }
-  HandleSet outputs;
-  outputs.handles.assign(n_out, nullptr);
-  for (size_t i = 0; i < n_in; ++i) {
-    AOTI_TRACE("execute[%s] input %zu %s", model->label().c_str(), i,
-               aoti::describe(inputs.handles[i]).c_str());
-  }
-  AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", model->label().c_str(), n_in,
-             n_out, static_cast<void*>(stream));
-  const int32_t rc = model->api().run(model->container(), inputs.handles.data(), n_in,
-                                      outputs.handles.data(), n_out, stream, nullptr);
-  // The model took ownership of every input handle (it deletes them during
-  // Run, whether or not it nulls the slots): never delete them here.
-  for (size_t i = 0; i < n_in; ++i) {
-    AOTI_TRACE("execute[%s] after Run: input slot %zu = %p", model->label().c_str(), i,
-               static_cast<void*>(inputs.handles[i]));
-  }
-  for (size_t j = 0; j < n_out; ++j) {
-    AOTI_TRACE("execute[%s] Run rc=%d output %zu %s", model->label().c_str(), rc, j,
-               aoti::describe(outputs.handles[j]).c_str());
-  }
-  for (auto& h : inputs.handles) h = nullptr;
-  if (rc != 0) {
-    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerRun failed (%d)",
-           model->label().c_str(), rc);
-    return Error::Internal;
-  }
-  for (size_t j = 0; j < n_out; ++j) {
-    TensorObj* h = outputs.handles[j];
-    exec_aten::Tensor& t = args[n_in + j]->toTensor();
-    ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
-                             "CudaBackend[%s]: the model produced no output %zu",
-                             model->label().c_str(), j);
-    ET_CHECK_OR_RETURN_ERROR(
-        h->numel() == t.numel() && static_cast<int32_t>(t.scalar_type()) == h->dtype,
-        InvalidArgument,
-        "CudaBackend[%s]: output %zu is %lld elements of dtype %d; the program planned %zd "
-        "of dtype %d",
-        model->label().c_str(), j, static_cast<long long>(h->numel()), h->dtype, t.numel(),
-        static_cast<int>(t.scalar_type()));
-    if (h->data() == t.mutable_data_ptr() && is_device(t)) continue;
-    shape_of(t, sizes, strides);
-    if (!is_device(t)) host_io = true;
-    // Copy into the planned buffer (contiguous in the program's layout).
-    cudaError_t ce = aoti::strided_copy(
-        static_cast<char*>(t.mutable_data_ptr()), strides.data(), h->data(),
-        h->sizes.size() == sizes.size() ? h->strides.data() : strides.data(), sizes.data(),
-        static_cast<int64_t>(sizes.size()), h->elem_size(), stream);
-    if (ce != cudaSuccess) {
-      ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", model->label().c_str(), j,
-             cudaGetErrorString(ce));
-      return Error::Internal;
-    }
-  }
-  outputs.drop();
   if (host_io) {
-    // Host outputs are read as soon as execute returns.
+    // Host outputs are read as soon as execute returns (and host inputs may
+    // be overwritten).
     cudaError_t ce = cudaStreamSynchronize(stream);
     if (ce != cudaSuccess) {
-      ET_LOG(Error, "CudaBackend[%s]: %s", model->label().c_str(), cudaGetErrorString(ce));
+      ET_LOG(Error, "CudaBackend[%s]: %s", model.label().c_str(), cudaGetErrorString(ce));
       return Error::Internal;
     }
   }
@@ -376,7 +300,7 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
 }
 
 void CudaBackend::destroy(DelegateHandle* handle) const {
-  delete static_cast<aoti::LoadedModel*>(handle);
+  delete static_cast<Delegate*>(handle);
 }
 
 } // namespace cuda

@@ -9,6 +9,9 @@
 //                      this thread, else the stream as "0x<hex>" ("0x0" for
 //                      the legacy default stream). It shows which caller
 //                      stream this backend sees (one state per process).
+//   "cuda_graph_launches" -> int: CUDA-graph launches by every delegate of
+//                      this process that runs with use_cuda_graph (see
+//                      src/graph_replay.h); 0 when none does.
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +25,7 @@
 
 #include "aoti/copy_kernels.h"
 #include "cuda_backend.h"
+#include "graph_replay.h"
 
 namespace executorch {
 namespace backends {
@@ -51,6 +55,8 @@ class RegisteredCudaBackend final : public CudaBackend {
           std::snprintf(text.data(), text.size(), "none");
         }
         option.value = text;
+      } else if (std::strcmp(option.key, "cuda_graph_launches") == 0) {
+        option.value = static_cast<int>(graph_launches_total());
       }
     }
     return CudaBackend::get_option(context, options);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <variant>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -237,6 +238,25 @@ static std::vector<uint8_t> fetch(const Io& io, size_t k, size_t n, cudaStream_t
   return v;
 }
 
+// BackendInterface::init on the fixture's processed bytes and compile specs.
+static rt::Result<rt::DelegateHandle*> init_fixture(rt::BackendInterface* be, Fixture& fx,
+                                                    rt::Span<const rt::BackendOption> options) {
+  std::vector<rt::CompileSpec> cs;
+  for (auto& s : fx.specs) cs.push_back(rt::CompileSpec{s.first.c_str(), {s.second.data(), s.second.size()}});
+  rt::FreeableBuffer processed(fx.processed.data(), fx.processed.size(), nullptr);
+  rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx.ndm, options);
+  return be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(cs.data(), cs.size()));
+}
+
+static int graph_launches() {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "cuda_graph_launches");
+  opt.value = -1;
+  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok) return -1;
+  const int* v = std::get_if<int>(&opt.value);
+  return v ? *v : -1;
+}
+
 static rt::Error run(rt::BackendInterface* be, Fixture& fx, Io& io) {
   rt::BackendExecutionContext ctx;
   return be->execute(ctx, fx.handle, rt::Span<rt::EValue*>(io.ptrs.data(), io.ptrs.size()));
@@ -272,12 +292,8 @@ int main(int argc, char** argv) {
     auto fx = std::make_unique<Fixture>();
     fx->dir = argv[i];
     if (!load_fixture(*fx)) { std::printf("FAIL: cannot read %s\n", argv[i]); return 1; }
-    std::vector<rt::CompileSpec> cs;
-    for (auto& s : fx->specs) cs.push_back(rt::CompileSpec{s.first.c_str(), {s.second.data(), s.second.size()}});
-    rt::FreeableBuffer processed(fx->processed.data(), fx->processed.size(), nullptr);
-    rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx->ndm);
     auto t0 = std::chrono::steady_clock::now();
-    auto h = be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(cs.data(), cs.size()));
+    auto h = init_fixture(be, *fx, {});
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("init %s: %s (%.1f ms)\n", argv[i], h.ok() ? "ok" : "FAILED", ms);
     EXPECT(h.ok(), "init %s error 0x%x", argv[i], h.ok() ? 0u : unsigned(h.error()));
@@ -376,6 +392,63 @@ int main(int argc, char** argv) {
       check_outputs(f, io, "after the repeats");
       free_io(f, io);
     }
+  }
+  // 6: use_cuda_graph (runtime option): every fixture through a second
+  // delegate that captures its second execute and replays it after; the
+  // replays match the reference with moved buffers, host I/O, a caller
+  // stream, and after the repeats with no device memory growth.
+  {
+    rt::BackendOption opt{};
+    std::strcpy(opt.key, "use_cuda_graph");
+    opt.value = true;
+    const int launches0 = graph_launches();
+    int expected = 0;
+    for (auto& fp : fxs) {
+      Fixture f = *fp;  // same data, a second delegate
+      auto h = init_fixture(be, f, rt::Span<const rt::BackendOption>(&opt, 1));
+      EXPECT(h.ok(), "%s: init with use_cuda_graph", f.dir.c_str());
+      if (!h.ok()) continue;
+      f.handle = *h;
+      Io a; make_io(f, a, true);
+      for (int k = 0; k < 3; ++k) {  // eager, capture + launch, replay
+        EXPECT(run(be, f, a) == rt::Error::Ok, "%s: graph execute %d", f.dir.c_str(), k);
+        check_outputs(f, a, k == 0 ? "graph: eager" : k == 1 ? "graph: captured" : "graph: replay");
+      }
+      Io b; make_io(f, b, true);  // other buffers: the graph reads its staging copy
+      EXPECT(run(be, f, b) == rt::Error::Ok, "%s: graph execute, moved buffers", f.dir.c_str());
+      check_outputs(f, b, "graph: moved buffers");
+      Io c; make_io(f, c, false);
+      EXPECT(run(be, f, c) == rt::Error::Ok, "%s: graph execute, host I/O", f.dir.c_str());
+      check_outputs(f, c, "graph: host I/O");
+      cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+      {
+        executorch::extension::cuda::CallerStreamGuard g(s);
+        EXPECT(run(be, f, b) == rt::Error::Ok, "%s: graph execute, caller stream", f.dir.c_str());
+      }
+      check_outputs(f, b, "graph: caller stream", s);
+      expected += 5;  // every execute but the first launches the graph
+      cudaDeviceSynchronize();
+      size_t free0, free1, total;
+      cudaMemGetInfo(&free0, &total);
+      auto t0 = std::chrono::steady_clock::now();
+      int errs = 0;
+      for (int i = 0; i < reps; ++i) errs += run(be, f, a) != rt::Error::Ok;
+      cudaDeviceSynchronize();
+      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+      cudaMemGetInfo(&free1, &total);
+      long long growth = (long long)free0 - (long long)free1;
+      expected += reps;
+      std::printf("graph: %d replays %s (device I/O): %d errors, %.1f us/execute, growth %lld bytes\n",
+                  reps, f.dir.c_str(), errs, us, growth);
+      EXPECT(errs == 0 && growth <= (2 << 20), "graph replays: errors %d growth %lld", errs, growth);
+      check_outputs(f, a, "graph: after the repeats");
+      cudaStreamDestroy(s);
+      free_io(f, a); free_io(f, b); free_io(f, c);
+      be->destroy(f.handle);
+    }
+    const int launched = graph_launches() - launches0;
+    std::printf("graph: %d launches, %d expected (every execute after the first)\n", launched, expected);
+    EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched, expected);
   }
   for (auto& f : fxs) be->destroy(f->handle);
   std::printf("%s (%d failures)\n", g_failures ? "FAILED" : "PASSED", g_failures);

@@ -73,29 +73,12 @@ for t in shim_conv_test shim_sdpa_test; do
 done
 
 # (c) executorch-run on each fixture, compared with the reference.
-cat > "$OUT/compare.py" <<'PY'
-import json, struct, sys
-meta = json.load(open(sys.argv[1] + "/meta.json"))
-out = json.loads(open(sys.argv[2]).read())
-ref = open(sys.argv[1] + "/output0.bin", "rb").read()
-ref = struct.unpack("<%df" % (len(ref) // 4), ref)
-got = out["outputs"][0]["values"]
-assert len(got) == len(ref), (len(got), len(ref))
-scale = max(abs(r) for r in ref)
-bf16 = meta["outputs"][0]["dtype"] == "bfloat16"
-if bf16:
-    err, tol = max(abs(g - r) for g, r in zip(got, ref)) / (scale + 1e-12), 2e-2
-else:
-    err, tol = max(abs(g - r) / max(abs(r), 1e-2 * scale + 1e-12) for g, r in zip(got, ref)), 1e-4
-print(f"{sys.argv[1]}: err {err:.3g} tol {tol:g} {'ok' if err <= tol else 'FAIL'}")
-sys.exit(0 if err <= tol else 1)
-PY
 for d in $FX; do
   n=$(basename "$d")
   timeout 60 "$B/tools/executorch-run/executorch-run" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" \
     --input "@$d/input0.bin" --json > "$OUT/run_$n.json" 2> "$OUT/run_$n.err"
   rc=$?
-  python3 "$OUT/compare.py" "$d" "$OUT/run_$n.json" > "$OUT/cmp_$n.log" 2>&1
+  python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/run_$n.json" > "$OUT/cmp_$n.log" 2>&1
   say "== (c) executorch-run $n rc=$rc compare: $(tail -1 "$OUT/cmp_$n.log") $(head -c 300 "$OUT/run_$n.err")"
 done
 

@@ -1,0 +1,71 @@
+// Optional CUDA-graph replay of one CudaBackend delegate (compile spec or
+// runtime option "use_cuda_graph"). The first execute runs eagerly (one-time
+// work such as constant folding and handle creation happens there), the
+// second is captured on a private stream and every later one replays the
+// graph: one launch instead of one per kernel.
+//
+// The graph reads and writes fixed staging buffers, so the caller's tensors
+// may move between executes; each execute copies its inputs in and the
+// outputs out on the execute stream (the caller stream when a
+// CallerStreamGuard is active), ordered after the previous execute. Shapes
+// are fixed: a size or dtype change is an InvalidArgument Error. If the
+// capture fails (an op that cannot be captured) the delegate logs why and
+// runs eagerly from then on.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <executorch/runtime/core/error.h>
+
+#include "aoti/model.h"
+#include "run_model.h"
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+
+// Graph launches by every GraphReplay of this process (a diagnostic).
+size_t graph_launches_total();
+
+class GraphReplay {
+ public:
+  explicit GraphReplay(const aoti::LoadedModel& model) : model_(model) {}
+  ~GraphReplay();
+  GraphReplay(const GraphReplay&) = delete;
+  GraphReplay& operator=(const GraphReplay&) = delete;
+
+  // One execute on `stream` (already current for the model's device).
+  // Host outputs are valid once `stream` reaches the end of this call.
+  runtime::Error execute(const std::vector<IoTensor>& inputs,
+                         const std::vector<IoTensor>& outputs, cudaStream_t stream);
+
+  // For tests and logs: how many executes launched the graph; whether the
+  // graph is in use (false after a failed capture).
+  size_t replays() const { return replays_; }
+  bool active() const { return !disabled_; }
+
+ private:
+  runtime::Error stage(const std::vector<IoTensor>& inputs,
+                       const std::vector<IoTensor>& outputs);
+  runtime::Error capture(cudaStream_t stream);
+
+  const aoti::LoadedModel& model_;
+  std::mutex mu_;
+  // Staging memory the graph was captured on, described as the caller's
+  // tensors were at the first execute (but on the device).
+  std::vector<IoTensor> in_, out_;
+  int eager_runs_ = 0;
+  bool disabled_ = false;
+  size_t replays_ = 0;
+  cudaStream_t capture_stream_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  cudaEvent_t done_ = nullptr;  // end of the previous execute
+  bool done_recorded_ = false;
+};
+
+} // namespace cuda
+} // namespace backends
+} // namespace executorch

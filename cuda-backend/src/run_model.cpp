@@ -1,0 +1,163 @@
+#include "run_model.h"
+
+#include <executorch/runtime/platform/log.h>
+
+#include "aoti/shim_internal.h"
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+
+using runtime::Error;
+using runtime::EValue;
+using runtime::Span;
+
+namespace {
+
+using aoti::TensorObj;
+
+// Sizes and element strides of an ExecuTorch tensor (contiguous when the
+// tensor carries no strides).
+void shape_of(const exec_aten::Tensor& t, std::vector<int64_t>& sizes,
+              std::vector<int64_t>& strides) {
+  const size_t nd = static_cast<size_t>(t.dim());
+  sizes.resize(nd);
+  strides.resize(nd);
+  auto st = t.strides();
+  int64_t s = 1;
+  for (size_t i = nd; i-- > 0;) {
+    sizes[i] = t.sizes()[i];
+    strides[i] = (st.size() == nd && st.data() != nullptr) ? st[i] : s;
+    s *= sizes[i];
+  }
+}
+
+struct HandleSet {
+  std::vector<TensorObj*> handles;
+  void drop() {
+    // Outputs may repeat a handle: delete each once.
+    for (size_t i = 0; i < handles.size(); ++i) {
+      if (handles[i] == nullptr) continue;
+      for (size_t j = i + 1; j < handles.size(); ++j) {
+        if (handles[j] == handles[i]) handles[j] = nullptr;
+      }
+      aoti::destroy_tensor(handles[i]);
+      handles[i] = nullptr;
+    }
+  }
+  ~HandleSet() { drop(); }
+};
+
+} // namespace
+
+Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
+                    std::vector<IoTensor>& inputs, std::vector<IoTensor>& outputs) {
+  const size_t n_in = model.num_inputs(), n_out = model.num_outputs();
+  ET_CHECK_OR_RETURN_ERROR(args.size() == n_in + n_out, InvalidArgument,
+                           "CudaBackend[%s]: %zu arguments, the model takes %zu inputs and "
+                           "%zu outputs",
+                           model.label().c_str(), args.size(), n_in, n_out);
+  inputs.resize(n_in);
+  outputs.resize(n_out);
+  for (size_t i = 0; i < args.size(); ++i) {
+    ET_CHECK_OR_RETURN_ERROR(args[i] != nullptr && args[i]->isTensor(), InvalidArgument,
+                             "CudaBackend[%s]: argument %zu is not a tensor",
+                             model.label().c_str(), i);
+    exec_aten::Tensor& t = args[i]->toTensor();
+    IoTensor& io = i < n_in ? inputs[i] : outputs[i - n_in];
+    io.data = t.mutable_data_ptr();
+    io.nbytes = t.nbytes();
+    io.dtype = static_cast<int32_t>(t.scalar_type());
+    io.on_device = t.device_type() == runtime::etensor::DeviceType::CUDA;
+    shape_of(t, io.sizes, io.strides);
+    ET_CHECK_OR_RETURN_ERROR(aoti::dtype_size(io.dtype) != 0, InvalidArgument,
+                             "CudaBackend[%s]: argument %zu has an unsupported dtype %d",
+                             model.label().c_str(), i, io.dtype);
+  }
+  return Error::Ok;
+}
+
+Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins,
+                const std::vector<IoTensor>& outs, cudaStream_t stream) {
+  const size_t n_in = ins.size(), n_out = outs.size();
+  const int dev = model.device_index();
+  const char* label = model.label().c_str();
+  // Fresh input handles every call: the model steals and deletes them.
+  HandleSet inputs;
+  inputs.handles.assign(n_in, nullptr);
+  for (size_t i = 0; i < n_in; ++i) {
+    const IoTensor& t = ins[i];
+    const auto nd = static_cast<int64_t>(t.sizes.size());
+    TensorObj* h;
+    if (t.on_device) {
+      h = aoti::make_view(t.data, t.nbytes, nd, t.sizes.data(), t.strides.data(), t.dtype,
+                          aoti::kDevCuda, dev);
+    } else {
+      // Host input (1.1-1.3 programs): stage a device copy, freed
+      // stream-ordered when the model drops the handle.
+      h = aoti::make_owned_device(t.nbytes, nd, t.sizes.data(), t.strides.data(), t.dtype, dev,
+                                  stream);
+      if (h != nullptr && t.nbytes > 0) {
+        cudaError_t ce =
+            cudaMemcpyAsync(h->data(), t.data, t.nbytes, cudaMemcpyHostToDevice, stream);
+        if (ce != cudaSuccess) {
+          aoti::destroy_tensor(h);
+          ET_LOG(Error, "CudaBackend[%s]: copying input %zu to the GPU: %s", label, i,
+                 cudaGetErrorString(ce));
+          return Error::Internal;
+        }
+      }
+    }
+    ET_CHECK_OR_RETURN_ERROR(h != nullptr, MemoryAllocationFailed,
+                             "CudaBackend[%s]: no memory for input %zu", label, i);
+    inputs.handles[i] = h;
+    AOTI_TRACE("execute[%s] input %zu %s", label, i, aoti::describe(h).c_str());
+  }
+  HandleSet outputs;
+  outputs.handles.assign(n_out, nullptr);
+  AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", label, n_in, n_out,
+             static_cast<void*>(stream));
+  const int32_t rc = model.api().run(model.container(), inputs.handles.data(), n_in,
+                                     outputs.handles.data(), n_out, stream, nullptr);
+  // The model took ownership of every input handle (it deletes them during
+  // Run, whether or not it nulls the slots): never delete them here.
+  for (auto& h : inputs.handles) h = nullptr;
+  for (size_t j = 0; j < n_out; ++j) {
+    AOTI_TRACE("execute[%s] Run rc=%d output %zu %s", label, rc, j,
+               aoti::describe(outputs.handles[j]).c_str());
+  }
+  if (rc != 0) {
+    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerRun failed (%d)", label, rc);
+    return Error::Internal;
+  }
+  for (size_t j = 0; j < n_out; ++j) {
+    TensorObj* h = outputs.handles[j];
+    const IoTensor& t = outs[j];
+    ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
+                             "CudaBackend[%s]: the model produced no output %zu", label, j);
+    int64_t numel = 1;
+    for (int64_t s : t.sizes) numel *= s;
+    ET_CHECK_OR_RETURN_ERROR(
+        h->numel() == numel && t.dtype == h->dtype, InvalidArgument,
+        "CudaBackend[%s]: output %zu is %lld elements of dtype %d; the program planned %lld "
+        "of dtype %d",
+        label, j, static_cast<long long>(h->numel()), h->dtype, static_cast<long long>(numel),
+        t.dtype);
+    if (h->data() == t.data && t.on_device) continue;
+    // Copy into the planned buffer (in the program's layout).
+    cudaError_t ce = aoti::strided_copy(
+        static_cast<char*>(t.data), t.strides.data(), h->data(),
+        h->sizes.size() == t.sizes.size() ? h->strides.data() : t.strides.data(),
+        t.sizes.data(), static_cast<int64_t>(t.sizes.size()), h->elem_size(), stream);
+    if (ce != cudaSuccess) {
+      ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", label, j,
+             cudaGetErrorString(ce));
+      return Error::Internal;
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace cuda
+} // namespace backends
+} // namespace executorch

@@ -1,0 +1,50 @@
+// One run of a loaded AOTInductor model on given memory: the eager path of
+// CudaBackend::execute, shared with CUDA-graph capture (graph_replay.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/span.h>
+
+#include "aoti/model.h"
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+
+// A tensor at the delegate boundary: ExecuTorch memory (host or CUDA) the
+// model reads (input) or the result is copied into (output).
+struct IoTensor {
+  void* data = nullptr;
+  size_t nbytes = 0;
+  int32_t dtype = 0;
+  bool on_device = false;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;  // in elements
+};
+
+// Describes args (inputs then outputs, all tensors) for the model; names the
+// first bad argument in the Error's log line.
+runtime::Error describe_args(const aoti::LoadedModel& model,
+                             runtime::Span<runtime::EValue*> args,
+                             std::vector<IoTensor>& inputs,
+                             std::vector<IoTensor>& outputs);
+
+// Runs the model once on `stream` (which the caller has made current):
+// device inputs are viewed in place, host inputs staged through
+// stream-ordered device copies; outputs are copied into `outputs`. Does not
+// synchronize; host outputs are valid once `stream` has reached this point.
+runtime::Error run_model(const aoti::LoadedModel& model,
+                         const std::vector<IoTensor>& inputs,
+                         const std::vector<IoTensor>& outputs,
+                         cudaStream_t stream);
+
+} // namespace cuda
+} // namespace backends
+} // namespace executorch

@@ -1,0 +1,64 @@
+#!/bin/bash
+# On a GPU host: install the .debs from DEBDIR (dpkg -i as root; otherwise
+# unpack them with dpkg -x into a private root and point the loader there),
+# then run what a distro CI runs from the packages: run-installed-tests
+# (CPU and --gpu), the installed executorch-run on every installed CUDA
+# fixture against its reference, compute-sanitizer memcheck on the installed
+# GPU test binaries, and ldd (no libtorch/libc10). Logs under $OUT.
+#   tests/cuda-backend/gpu/run_from_debs.sh DEBDIR
+set -u -o pipefail
+DEBS=$(cd "${1:?directory with the .deb files}" && pwd)
+OUT=${OUT:-/tmp/debs-out}
+SRC=$(cd "$(dirname "$0")/../../.." && pwd)
+mkdir -p "$OUT"
+LOG=$OUT/summary-debs.log
+: > "$LOG"
+say() { echo "$*" | tee -a "$LOG"; }
+T0=$(date +%s)
+ARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+ls "$DEBS"/*.deb | sed 's|.*/||' >> "$LOG"
+ROOT=
+if [ "$(id -u)" = 0 ] && dpkg -i "$DEBS"/*.deb > "$OUT/dpkg.log" 2>&1; then
+  say "== installed with dpkg -i: $(dpkg -l 'libexecutorch*' 'executorch-*' | grep -c '^ii') packages"
+else
+  ROOT=$(mktemp -d)
+  for d in "$DEBS"/*.deb; do dpkg -x "$d" "$ROOT"; done
+  export LD_LIBRARY_PATH=$ROOT/usr/lib/$ARCH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  say "== dpkg -i not possible ($(tail -2 "$OUT/dpkg.log" 2>/dev/null | tr '\n' ' ')); unpacked into $ROOT"
+fi
+IT=$ROOT/usr/libexec/executorch/installed-tests
+RUN=$ROOT/usr/bin/executorch-run
+export PATH=$ROOT/usr/bin:$PATH
+
+for mode in "" --gpu; do
+  timeout 300 "$IT/run-installed-tests" $mode > "$OUT/installed${mode}.log" 2>&1
+  say "== run-installed-tests $mode rc=$? ($(( $(date +%s) - T0 ))s): $(tail -1 "$OUT/installed${mode}.log")"
+  grep -E '^(PASS|FAIL|SKIP)' "$OUT/installed${mode}.log" | tr '\n' ' ' | tee -a "$LOG"; echo | tee -a "$LOG"
+done
+
+n_ok=0 n_all=0
+for d in "$IT"/gpu/models/*/; do
+  d=${d%/}; n=$(basename "$d"); n_all=$((n_all + 1))
+  timeout 60 "$RUN" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" --input "@$d/input0.bin" \
+    --json > "$OUT/run_$n.json" 2> "$OUT/run_$n.err"
+  rc=$?
+  python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/run_$n.json" \
+    > "$OUT/cmp_$n.log" 2>&1 && [ $rc = 0 ] && n_ok=$((n_ok + 1))
+  say "== executorch-run $n rc=$rc: $(tr '\n' ' ' < "$OUT/cmp_$n.log" | sed "s|$d: ||g") $(head -c 200 "$OUT/run_$n.err")"
+done
+say "== executorch-run matched the reference on $n_ok of $n_all installed fixtures"
+
+CS=/usr/local/cuda/bin/compute-sanitizer
+if [ "${MEMCHECK:-1}" != 0 ] && [ -x "$CS" ]; then
+  FX=$(ls -d "$IT"/gpu/models/*/ | tr '\n' ' ')
+  for t in bin/cuda_module_test shim_conv_test shim_sdpa_test; do
+    case $t in bin/*) args=$FX ;; *) args= ;; esac
+    timeout 300 "$CS" --tool memcheck --leak-check full --error-exitcode 99 \
+      "$IT/gpu/$t" $args > "$OUT/memcheck_$(basename $t).log" 2>&1
+    say "== memcheck $(basename $t) rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED' "$OUT/memcheck_$(basename $t).log" | tr '\n' ' ') ($(( $(date +%s) - T0 ))s)"
+  done
+fi
+
+{ ldd "$RUN"; ldd "$ROOT/usr/lib/$ARCH/libexecutorch_cuda_backend.so.1"; } > "$OUT/ldd-debs.log" 2>&1
+say "== ldd: libtorch/libc10 lines: $(grep -Ec 'libtorch|libc10' "$OUT/ldd-debs.log"); executorch libs from: $(grep -o '/[^ ]*libexecutorch[^ ]*' "$OUT/ldd-debs.log" | sort -u | tr '\n' ' ')"
+say "== done in $(( $(date +%s) - T0 ))s"
