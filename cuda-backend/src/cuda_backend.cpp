@@ -212,6 +212,9 @@ Result<DelegateHandle*> CudaBackend::init(
   if (!keys.ok()) {
     return keys.error();
   }
+  // Options are checked before any device question, like the payload.
+  Result<bool> graph = use_cuda_graph(context, compile_specs);
+  if (!graph.ok()) return graph.error();
   if (!is_available()) {
     ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
     return Error::DelegateInvalidCompatibility;
@@ -247,8 +250,6 @@ Result<DelegateHandle*> CudaBackend::init(
     ET_LOG(Info, "CudaBackend: no weights under '%s' (fine for a model without constants)",
            keys->weights_key.c_str());
   }
-  Result<bool> graph = use_cuda_graph(context, compile_specs);
-  if (!graph.ok()) return graph.error();
   Result<aoti::LoadedModel*> model = aoti::LoadedModel::load(
       so->data(), so->size(), wdata, wsize, device.c_str(),
       method_name != nullptr ? method_name : "forward");

@@ -5,6 +5,9 @@
 // Error instead of aborting.
 #include <dlfcn.h>
 
+#include <array>
+#include <cstring>
+
 #include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/runtime/backend/interface.h>
 
@@ -108,6 +111,39 @@ TEST(CudaBackendLinked, InitFailsCleanly) {
   auto r3 = backend->init(context, &bad3, ArrayRef<CompileSpec>());
   ASSERT_FALSE(r3.ok());
   EXPECT_EQ(r3.error(), Error::InvalidProgram);
+}
+
+TEST(CudaBackendLinked, BadCudaGraphOptionIsRejectedBeforeTheDevice) {
+  BackendInterface* backend = executorch::runtime::get_backend_class("CudaBackend");
+  ASSERT_NE(backend, nullptr);
+  static const char keys[] = "abc_so_blob\ndef_weights_blob";
+  // Runtime option: a string that is not a boolean.
+  executorch::runtime::BackendOption opt{};
+  std::strcpy(opt.key, "use_cuda_graph");
+  std::array<char, executorch::runtime::kMaxOptionValueLength> text{};
+  std::strcpy(text.data(), "sometimes");
+  opt.value = text;
+  BackendInitContext with_option(nullptr, nullptr, "forward", nullptr, {&opt, 1});
+  FreeableBuffer p1(keys, sizeof(keys) - 1, nullptr);
+  auto r1 = backend->init(with_option, &p1, ArrayRef<CompileSpec>());
+  ASSERT_FALSE(r1.ok());
+  EXPECT_EQ(r1.error(), Error::InvalidArgument);
+  // Compile spec: bytes that are not a boolean.
+  static char junk[] = "yes please";
+  CompileSpec spec{"use_cuda_graph", {junk, sizeof(junk) - 1}};
+  BackendInitContext plain(nullptr, nullptr, "forward");
+  FreeableBuffer p2(keys, sizeof(keys) - 1, nullptr);
+  auto r2 = backend->init(plain, &p2, ArrayRef<CompileSpec>(&spec, 1));
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.error(), Error::InvalidProgram);
+  // A valid value gets as far as the device question.
+  opt.value = true;
+  FreeableBuffer p3(keys, sizeof(keys) - 1, nullptr);
+  auto r3 = backend->init(with_option, &p3, ArrayRef<CompileSpec>());
+  EXPECT_FALSE(r3.ok());
+  if (et_test::no_gpu_node()) {
+    EXPECT_EQ(r3.error(), Error::DelegateInvalidCompatibility);
+  }
 }
 
 TEST(CudaBackendLinked, ExecuteWithoutHandleIsAnError) {
