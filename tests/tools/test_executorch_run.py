@@ -225,6 +225,16 @@ def case_unknown_option():
     fails(ADD, "--frobnicate", contains=("frobnicate",))
 
 
+def case_backend_option():
+    # Options for a backend the program does not use are carried and ignored.
+    out = ok(ADD, "--input", "2", "--input", "3", "--backend-option", "CudaBackend:use_cuda_graph=true",
+             "--backend-option", "OtherBackend:threads=4", "--backend-option", "OtherBackend:mode=x")
+    check("5" in out, "add ran with backend options: " + out)
+    for bad in ("nocolon", ":k=v", "B:=v", "B:k", "B:" + "k" * 64 + "=1"):
+        fails(ADD, "--backend-option", bad, contains=("--backend-option",),
+              error="InvalidArgument")
+
+
 def case_missing_ptd():
     fails(ADD, "--ptd", "/nonexistent/weights.ptd",
           contains=("/nonexistent/weights.ptd",))

@@ -55,6 +55,7 @@
 #include <executorch/extension/data_loader/mmap_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 
+#include "backend_option_args.h"
 #include "executorch_run_config.h"
 
 namespace {
@@ -794,6 +795,7 @@ struct Options {
   bool backends = false;
   bool verbose = false;
   bool no_plugins = false;
+  std::vector<std::string> backend_options;
 };
 
 std::string resolve_model(const Options& o) {
@@ -1057,6 +1059,13 @@ int cmd_run(const Options& o) {
     fail(Error::InvalidArgument, "--iterations must be at least 1 (got %d)",
          o.iterations);
   }
+  BackendOptionArgs backend_options;
+  for (const std::string& arg : o.backend_options) {
+    std::string why;
+    if (!backend_options.add(arg, &why)) {
+      fail(Error::InvalidArgument, "--backend-option: %s", why.c_str());
+    }
+  }
   const std::string path = resolve_model(o);
   auto loader = open_file(path, "model");
   rt::Program program = load_program(loader.get(), path);
@@ -1152,7 +1161,7 @@ int cmd_run(const Options& o) {
 
   g_log_errors.clear();
   auto method_r = program.load_method(method_name.c_str(), &memory_manager,
-                                      nullptr, data_map);
+                                      nullptr, data_map, backend_options.map());
   if (!method_r.ok()) {
     fail_rt(method_r.error(), "cannot load method '%s' of '%s'",
             method_name.c_str(), path.c_str());
@@ -1311,6 +1320,12 @@ int main(int argc, char** argv) {
       ->type_name("SPEC");
   app.add_option("--iterations", o.iterations, "Times to run the method (default 1)")
       ->type_name("N");
+  app.add_option("--backend-option", o.backend_options,
+                 "A load-time option for a delegate, e.g. "
+                 "CudaBackend:use_cuda_graph=true (true/false, an integer or a "
+                 "string); may be repeated")
+      ->allow_extra_args(false)
+      ->type_name("B:K=V");
   app.add_flag("--json", o.json, "Print one JSON object instead of text");
   app.add_flag("--info", o.info,
                "Describe the program: methods, inputs, outputs, operators, delegates");

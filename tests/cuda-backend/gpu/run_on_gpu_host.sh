@@ -80,6 +80,13 @@ for d in $FX; do
   rc=$?
   python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/run_$n.json" > "$OUT/cmp_$n.log" 2>&1
   say "== (c) executorch-run $n rc=$rc compare: $(tail -1 "$OUT/cmp_$n.log") $(head -c 300 "$OUT/run_$n.err")"
+  # The same with CUDA-graph replay (run 1 eager, 2 captured, 3-5 replayed).
+  timeout 60 "$B/tools/executorch-run/executorch-run" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" \
+    --input "@$d/input0.bin" --json --iterations 5 --backend-option CudaBackend:use_cuda_graph=true \
+    > "$OUT/rung_$n.json" 2> "$OUT/rung_$n.err"
+  rc=$?
+  python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/rung_$n.json" > "$OUT/cmpg_$n.log" 2>&1
+  say "== (c) executorch-run --backend-option CudaBackend:use_cuda_graph=true $n rc=$rc compare: $(tail -1 "$OUT/cmpg_$n.log") $(head -c 300 "$OUT/rung_$n.err")"
 done
 
 # (d) compute-sanitizer memcheck (leak check) on the whole GPU suite.
