@@ -465,11 +465,20 @@ def main():
     if a.one:
         export_one(a.one, a.out, a.keys, layouts)
         return
-    # One process per model, in parallel: compile time dominates.
-    procs = {m: subprocess.Popen([sys.executable, __file__, "--out", a.out, "--keys", a.keys,
-                                  "--layout", layout, "--one", m])
-             for m in a.models.split(",")}
+    # One process per model, in parallel: compile time dominates. Each gets
+    # its own Inductor cache directory: models that share a graph (conv and
+    # conv_aten, attn and attn32) would otherwise find each other's outputs
+    # in a shared one.
+    import shutil
+    import tempfile
+    cache_root = tempfile.mkdtemp(prefix="export-cuda-")
+    procs = {}
+    for m in a.models.split(","):
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(cache_root, m))
+        procs[m] = subprocess.Popen([sys.executable, __file__, "--out", a.out, "--keys", a.keys,
+                                     "--layout", layout, "--one", m], env=env)
     failed = [m for m, p in procs.items() if p.wait() != 0]
+    shutil.rmtree(cache_root, ignore_errors=True)
     log(f"done; failed: {failed or 'none'}")
     sys.exit(1 if failed else 0)
 

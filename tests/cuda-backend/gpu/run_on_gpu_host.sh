@@ -64,7 +64,8 @@ ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1" | grep -E 'cuda|cublas|cud
 timeout 150 "$GT/cuda_module_test" $FX > "$OUT/module_test.log" 2>&1
 say "== (b) cuda_module_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|fixtures|growth' "$OUT/module_test.log" | head -30 | tee -a "$LOG"
-timeout 150 "$GT/cuda_gpu_test" $FX > "$OUT/gpu_test.log" 2>&1
+FX1=$(echo "$FX" | tr ' ' '\n' | grep -v '/mlp2$' | tr '\n' ' ')  # one delegate each
+timeout 150 "$GT/cuda_gpu_test" $FX1 > "$OUT/gpu_test.log" 2>&1
 say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|executes' "$OUT/gpu_test.log" | head -20 | tee -a "$LOG"
 for t in shim_conv_test shim_sdpa_test; do
@@ -94,12 +95,17 @@ CS=/usr/local/cuda/bin/compute-sanitizer
 if [ "${MEMCHECK:-1}" = 0 ]; then
   say "== (d) memcheck skipped (MEMCHECK=0)"
 elif [ -x "$CS" ]; then
+  # In parallel (the sanitizer is CPU-bound); each test under its own limit.
   for t in cuda_module_test cuda_gpu_test shim_conv_test shim_sdpa_test; do
-    case $t in cuda_*) args=$FX ;; *) args= ;; esac
-    EXECUTORCH_GPU_TEST_REPEATS=20 timeout 240 "$CS" --tool memcheck --leak-check full \
-      "$GT/$t" $args > "$OUT/memcheck_$t.log" 2>&1
-    say "== (d) memcheck $t rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED' "$OUT/memcheck_$t.log" | tr '\n' ' ')"
+    case $t in cuda_module_test) args=$FX ;; cuda_gpu_test) args=$FX1 ;; *) args= ;; esac
+    EXECUTORCH_GPU_TEST_REPEATS=20 timeout ${MEMCHECK_TIMEOUT:-300} "$CS" --tool memcheck \
+      --leak-check full --error-exitcode 99 "$GT/$t" $args > "$OUT/memcheck_$t.log" 2>&1 &
   done
+  wait
+  for t in cuda_module_test cuda_gpu_test shim_conv_test shim_sdpa_test; do
+    say "== (d) memcheck $t: $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|passed|Terminated' "$OUT/memcheck_$t.log" | tail -4 | tr '\n' ' ')"
+  done
+  say "== (d) memcheck done ($(( $(date +%s) - T0 ))s)"
 else
   say "== (d) memcheck skipped: $CS not found"
 fi
@@ -128,26 +134,29 @@ rm -rf "$TD"
 if [ -n "$OLD_TMPDIR" ]; then export TMPDIR=$OLD_TMPDIR; else unset TMPDIR; fi
 say "== done in $(( $(date +%s) - T0 ))s; copy with: cp -r \$OUT/models/* tests/models/cuda/"
 ls -la "$OUT" "$OUT/models" >> "$LOG"
-# BENCH_BUILD=DIR also runs the GPU benchmarks (bench/run_gpu.sh) on the
-# fixtures just exported; the table lands in $OUT/bench/gpu_bench.txt.
-if [ -n "${BENCH_BUILD:-}" ]; then
-  FIXTURES=$M OUT=$OUT/bench timeout 420 bash bench/run_gpu.sh "$BENCH_BUILD" > "$OUT/bench.log" 2>&1
-  say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
-fi
 # The device tool returns at most 8 files of 16 MiB: PACK=1 packs the
-# fixtures into three archives and the logs into one (summary.log stays).
+# fixtures into three archives and the logs into one (summary.log stays),
+# before the benchmark, so a run cut short still returns them.
 if [ "${PACK:-1}" = 1 ]; then
   if [ -z "${FIXTURES:-}" ]; then
     (cd "$OUT/models" && tar -czf "$OUT/models-1.tar.gz" mlp conv transformer \
        && tar -czf "$OUT/models-2.tar.gz" mlp2 mlp_host conv_host transformer_host \
        && tar -czf "$OUT/models-3.tar.gz" conv_aten attn attn32)
+    rm -rf /tmp/gpu-host-models && mv "$OUT/models" /tmp/gpu-host-models && M=/tmp/gpu-host-models
   fi
   rm -rf "$OUT/models"
   # Archive outside $OUT (tar must not read the file it writes), then keep
-  # only the archives, summary.log and bench/ there.
-  tar -czf /tmp/gpu-host-logs.tar.gz -C "$OUT" --exclude='models-*' --exclude=summary.log \
-      --exclude=bench .
-  find "$OUT" -mindepth 1 -maxdepth 1 ! -name 'models-*' ! -name summary.log ! -name bench \
-      -exec rm -rf {} +
+  # only the archives and summary.log there.
+  tar -czf /tmp/gpu-host-logs.tar.gz -C "$OUT" --exclude='models-*' --exclude=summary.log .
+  find "$OUT" -mindepth 1 -maxdepth 1 ! -name 'models-*' ! -name summary.log -exec rm -rf {} +
   mv /tmp/gpu-host-logs.tar.gz "$OUT/logs.tar.gz"
+fi
+# BENCH_BUILD=DIR also runs the GPU benchmarks (bench/run_gpu.sh) on the
+# fixtures; the table lands in $OUT/bench/gpu_bench.txt.
+if [ -n "${BENCH_BUILD:-}" ]; then
+  mkdir -p "$OUT/bench"
+  FIXTURES=$M OUT=$OUT/bench timeout ${BENCH_TIMEOUT:-420} bash "$SRC/bench/run_gpu.sh" \
+    "$BENCH_BUILD" > "$OUT/bench/bench.log" 2>&1
+  say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
+  rm -f "$OUT/bench/ours.csv"
 fi
