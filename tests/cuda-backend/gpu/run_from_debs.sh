@@ -17,6 +17,7 @@ say() { echo "$*" | tee -a "$LOG"; }
 T0=$(date +%s)
 ARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 ls "$DEBS"/*.deb | sed 's|.*/||' >> "$LOG"
+: > "$OUT/dpkg-missing.log"
 ROOT=
 # CUDA from NVIDIA's runfile or a container image is not dpkg-owned: when the
 # only unmet dependencies are the CUDA runtime packages, install anyway.
