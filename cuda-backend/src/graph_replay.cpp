@@ -32,6 +32,7 @@ GraphReplay::~GraphReplay() {
   for (auto* v : {&in_, &out_}) {
     for (IoTensor& t : *v) cudaFree(t.data);
   }
+  if (arena_.base != nullptr) cudaFree(arena_.base);
   if (done_ != nullptr) cudaEventDestroy(done_);
   if (capture_stream_ != nullptr) cudaStreamDestroy(capture_stream_);
   // Memory the graph's allocation nodes kept reserved goes back to the driver.
@@ -84,10 +85,20 @@ Error GraphReplay::capture(cudaStream_t stream) {
   if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize", label)) {
     return Error::Internal;
   }
+  if (arena_bytes_ > 0 && arena_.base == nullptr) {
+    void* p = nullptr;
+    if (!cuda_ok(cudaMalloc(&p, arena_bytes_), "cudaMalloc (capture arena)", label)) {
+      return Error::MemoryAllocationFailed;
+    }
+    arena_.base = static_cast<char*>(p);
+    arena_.size = arena_bytes_;
+  }
+  arena_.used = 0;
   cudaGraph_t graph = nullptr;
   Error run_err;
   {
     aoti::ScopedCurrentStream current(model_.device_index(), capture_stream_);
+    aoti::ScopedCaptureArena in_arena(&arena_);
     // Relaxed: a first-use handle creation (cuBLAS, cuDNN) on this thread
     // may allocate during the capture without invalidating it.
     if (!cuda_ok(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeRelaxed),
@@ -135,8 +146,10 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs,
     }
   }
   if (exec_ == nullptr && eager_runs_ == 0) {
+    aoti::ScopedAllocTally tally;
     e = run_model(model_, in_, out_, stream);
     if (e != Error::Ok) return e;
+    arena_bytes_ = tally.bytes();
     ++eager_runs_;
   } else {
     if (exec_ == nullptr) {

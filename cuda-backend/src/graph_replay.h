@@ -20,6 +20,7 @@
 
 #include <executorch/runtime/core/error.h>
 
+#include "aoti/device_pool.h"
 #include "aoti/model.h"
 #include "run_model.h"
 
@@ -58,6 +59,8 @@ class GraphReplay {
   // tensors were at the first execute (but on the device).
   std::vector<IoTensor> in_, out_;
   int eager_runs_ = 0;
+  size_t arena_bytes_ = 0;    // what the eager run allocated in all
+  aoti::CaptureArena arena_;  // the captured run's temporaries
   bool disabled_ = false;
   size_t replays_ = 0;
   cudaStream_t capture_stream_ = nullptr;

@@ -56,11 +56,33 @@ cudaMemPool_t pool_for(int32_t device) {
   return p;
 }
 
+constexpr size_t kArenaAlign = 256;  // what cudaMalloc guarantees
+
+size_t arena_round(size_t n) { return (n + kArenaAlign - 1) / kArenaAlign * kArenaAlign; }
+
+thread_local CaptureArena* tl_arena = nullptr;
+thread_local ScopedAllocTally* tl_tally = nullptr;
+
 } // namespace
+
+ScopedCaptureArena::ScopedCaptureArena(CaptureArena* arena) : prev_(tl_arena) {
+  tl_arena = arena;
+}
+ScopedCaptureArena::~ScopedCaptureArena() { tl_arena = prev_; }
+ScopedAllocTally::ScopedAllocTally() : prev_(tl_tally) { tl_tally = this; }
+ScopedAllocTally::~ScopedAllocTally() { tl_tally = prev_; }
 
 cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t stream) {
   *out = nullptr;
   if (nbytes == 0) return cudaSuccess;
+  const size_t rounded = arena_round(nbytes);
+  if (tl_tally != nullptr) tl_tally->bytes_ += rounded;
+  CaptureArena* a = tl_arena;
+  if (a != nullptr && a->base != nullptr && rounded <= a->size - a->used) {
+    *out = a->base + a->used;
+    a->used += rounded;
+    return cudaSuccess;
+  }
   cudaMemPool_t p = pool_for(device);
   if (p == nullptr) return cudaMallocAsync(out, nbytes, stream);
   return cudaMallocFromPoolAsync(out, nbytes, p, stream);
@@ -68,6 +90,11 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
 
 cudaError_t pool_free(void* p, cudaStream_t stream) {
   if (p == nullptr) return cudaSuccess;
+  const CaptureArena* a = tl_arena;
+  if (a != nullptr) {
+    const auto at = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(a->base);
+    if (at >= base && at - base < a->size) return cudaSuccess;
+  }
   return cudaFreeAsync(p, stream);
 }
 

@@ -21,6 +21,42 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
 // is done.
 cudaError_t pool_free(void* p, cudaStream_t stream);
 
+// While a CUDA graph is captured (graph_replay.cpp), this thread's
+// allocations come from a preallocated bump arena instead of becoming graph
+// allocation nodes (each of which costs time at every replay); frees of
+// arena blocks are no-ops. The arena is sized by a tally of the
+// allocations an eager run of the same model made (ScopedAllocTally). An
+// allocation that does not fit falls back to the pool.
+struct CaptureArena {
+  char* base = nullptr;
+  size_t size = 0;
+  size_t used = 0;
+};
+class ScopedCaptureArena {
+ public:
+  explicit ScopedCaptureArena(CaptureArena* arena);
+  ~ScopedCaptureArena();
+  ScopedCaptureArena(const ScopedCaptureArena&) = delete;
+  ScopedCaptureArena& operator=(const ScopedCaptureArena&) = delete;
+
+ private:
+  CaptureArena* prev_;
+};
+// Sums this thread's pool_alloc sizes (rounded as the arena rounds them).
+class ScopedAllocTally {
+ public:
+  ScopedAllocTally();
+  ~ScopedAllocTally();
+  ScopedAllocTally(const ScopedAllocTally&) = delete;
+  ScopedAllocTally& operator=(const ScopedAllocTally&) = delete;
+  size_t bytes() const { return bytes_; }
+
+ private:
+  friend cudaError_t pool_alloc(void**, size_t, int32_t, cudaStream_t);
+  size_t bytes_ = 0;
+  ScopedAllocTally* prev_;
+};
+
 // Models alive on `device` (the pool gives its idle memory back to the
 // driver when the last one goes).
 void pool_model_created(int32_t device);

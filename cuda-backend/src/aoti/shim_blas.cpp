@@ -4,6 +4,7 @@
 #include "shim_abi.h"
 #include "blas_handle.h"
 #include "blas_layout.h"
+#include "broadcast_kernels.h"
 
 #include <cublas_v2.h>
 
@@ -150,25 +151,10 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTen
         return kFail;
       }
     }
-    cudaStream_t st = shim::current_stream(out->device_index);
-    const size_t es = out->elem_size();
-    // Zero strides are not expressible as copy pitches: copy row by row.
-    cudaError_t e = cudaSuccess;
-    for (int64_t r = 0; r < m && e == cudaSuccess; ++r) {
-      char* d = out->data() + r * out->strides[0] * static_cast<int64_t>(es);
-      const char* s = self->data() + r * ss[0] * static_cast<int64_t>(es);
-      int64_t sizes[1] = {n};
-      int64_t dstr[1] = {out->strides[1]};
-      int64_t sstr[1] = {ss[1]};
-      if (ss[1] == 0) {
-        for (int64_t c = 0; c < n && e == cudaSuccess; ++c) {
-          e = cudaMemcpyAsync(d + c * out->strides[1] * static_cast<int64_t>(es), s, es,
-                              cudaMemcpyDeviceToDevice, st);
-        }
-      } else {
-        e = shim::strided_copy(d, dstr, s, sstr, sizes, 1, es, st);
-      }
-    }
+    // One kernel launch: zero strides on broadcast dimensions.
+    const cudaError_t e = shim::launch_broadcast_copy_2d(
+        out->data(), out->strides[0], out->strides[1], self->data(), ss[0], ss[1], m, n,
+        out->elem_size(), shim::current_stream(out->device_index));
     if (e != cudaSuccess) {
       log_err(__func__, cudaGetErrorString(e));
       return kFail;

@@ -17,12 +17,16 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
-#define AOTI_TRACE(...)                                              \
-  do {                                                                \
-    if (::executorch::backends::cuda::aoti::trace_enabled()) {        \
-      std::fprintf(stderr, "[aoti-trace] " __VA_ARGS__);              \
-      std::fputc('\n', stderr);                                       \
-    }                                                                 \
+// Prefixed with the microseconds since the first traced line, so gaps
+// between calls show where host time goes.
+#define AOTI_TRACE(...)                                                       \
+  do {                                                                         \
+    if (::executorch::backends::cuda::aoti::trace_enabled()) {                 \
+      std::fprintf(stderr, "[aoti-trace %12.1f us] ",                          \
+                   ::executorch::backends::cuda::aoti::trace_clock_us());       \
+      std::fprintf(stderr, __VA_ARGS__);                                       \
+      std::fputc('\n', stderr);                                                \
+    }                                                                          \
   } while (0)
 
 // c10 codes (cuda-delegate.md 3.2).
@@ -117,6 +121,7 @@ cudaError_t strided_copy(char* dst, const int64_t* dst_strides,
 // handles, shapes and dtypes on stderr, plus a registry of live handles so a
 // freed or foreign handle is reported when it comes back.
 bool trace_enabled();
+double trace_clock_us();
 std::string describe(const TensorObj* t);
 void trace_live_add(const TensorObj* t);
 void trace_live_remove(const TensorObj* t);

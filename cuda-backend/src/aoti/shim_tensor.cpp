@@ -5,6 +5,7 @@
 #include "shim_abi.h"
 #include "device_pool.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,12 @@ bool trace_enabled() {
     return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
   }();
   return on;
+}
+
+double trace_clock_us() {
+  static const auto t0 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+      .count();
 }
 
 namespace {
