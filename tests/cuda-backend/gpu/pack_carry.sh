@@ -12,7 +12,7 @@ cp -L "$src"/runtime/libexecutorch.so.1 "$dest"/runtime/
 cp -L "$src"/cuda-stream/libexecutorch_extension_cuda.so.1 "$dest"/cuda-stream/
 cp -L "$src"/cuda-backend/libexecutorch_cuda_backend.so.1 "$dest"/cuda-backend/
 cp -L "$src"/tools/executorch-run/executorch-run "$dest"/tools/executorch-run/
-for t in cuda_gpu_test cuda_module_test shim_conv_test shim_sdpa_test; do
+for t in cuda_gpu_test cuda_module_test shim_blas_test shim_conv_test shim_sdpa_test; do
   cp -L "$src"/tests/cuda-backend/gpu/$t "$dest"/tests/cuda-backend/gpu/
 done
 [ -x "$src"/bench/gpu_bench ] && cp -L "$src"/bench/gpu_bench "$dest"/bench/

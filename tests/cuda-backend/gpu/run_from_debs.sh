@@ -64,13 +64,13 @@ say "== executorch-run matched the reference in $n_ok of $n_all runs (installed 
 CS=/usr/local/cuda/bin/compute-sanitizer
 if [ "${MEMCHECK:-1}" != 0 ] && [ -x "$CS" ]; then
   FX=$(ls -d "$IT"/gpu/models/*/ | tr '\n' ' ')
-  for t in bin/cuda_module_test shim_conv_test shim_sdpa_test; do
+  for t in bin/cuda_module_test shim_blas_test shim_conv_test shim_sdpa_test; do
     case $t in bin/*) args=$FX ;; *) args= ;; esac
     timeout 240 "$CS" --tool memcheck --leak-check full --error-exitcode 99 \
       "$IT/gpu/$t" $args > "$OUT/memcheck_$(basename $t).log" 2>&1 &
   done
   wait
-  for t in cuda_module_test shim_conv_test shim_sdpa_test; do
+  for t in cuda_module_test shim_blas_test shim_conv_test shim_sdpa_test; do
     say "== memcheck (installed) $t: $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|passed' "$OUT/memcheck_$t.log" | tail -3 | tr '\n' ' ')"
   done
   say "== memcheck done ($(( $(date +%s) - T0 ))s)"

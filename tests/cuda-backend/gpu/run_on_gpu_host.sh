@@ -68,7 +68,7 @@ FX1=$(echo "$FX" | tr ' ' '\n' | grep -v '/mlp2$' | tr '\n' ' ')  # one delegate
 timeout 150 "$GT/cuda_gpu_test" $FX1 > "$OUT/gpu_test.log" 2>&1
 say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|executes' "$OUT/gpu_test.log" | head -20 | tee -a "$LOG"
-for t in shim_conv_test shim_sdpa_test; do
+for t in shim_blas_test shim_conv_test shim_sdpa_test; do
   timeout 120 "$GT/$t" > "$OUT/$t.log" 2>&1
   say "== (b) $t rc=$? $(tail -1 "$OUT/$t.log")"
 done
@@ -96,13 +96,13 @@ if [ "${MEMCHECK:-1}" = 0 ]; then
   say "== (d) memcheck skipped (MEMCHECK=0)"
 elif [ -x "$CS" ]; then
   # In parallel (the sanitizer is CPU-bound); each test under its own limit.
-  for t in cuda_module_test cuda_gpu_test shim_conv_test shim_sdpa_test; do
+  for t in cuda_module_test cuda_gpu_test shim_blas_test shim_conv_test shim_sdpa_test; do
     case $t in cuda_module_test) args=$FX ;; cuda_gpu_test) args=$FX1 ;; *) args= ;; esac
     EXECUTORCH_GPU_TEST_REPEATS=20 timeout ${MEMCHECK_TIMEOUT:-300} "$CS" --tool memcheck \
       --leak-check full --error-exitcode 99 "$GT/$t" $args > "$OUT/memcheck_$t.log" 2>&1 &
   done
   wait
-  for t in cuda_module_test cuda_gpu_test shim_conv_test shim_sdpa_test; do
+  for t in cuda_module_test cuda_gpu_test shim_blas_test shim_conv_test shim_sdpa_test; do
     say "== (d) memcheck $t: $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|passed|Terminated' "$OUT/memcheck_$t.log" | tail -4 | tr '\n' ' ')"
   done
   say "== (d) memcheck done ($(( $(date +%s) - T0 ))s)"
