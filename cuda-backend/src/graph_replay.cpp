@@ -23,6 +23,23 @@ bool cuda_ok(cudaError_t e, const char* what, const std::string& label) {
   return false;
 }
 
+// dst[i] = src[i] byte for byte on `stream`; one side is a staging buffer
+// (device), the other the caller's tensor (host or device).
+bool copy_each(const std::vector<IoTensor>& dst, const std::vector<IoTensor>& src,
+               cudaStream_t stream, const char* what, const std::string& label) {
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (src[i].nbytes == 0) continue;
+    const cudaMemcpyKind kind = !src[i].on_device ? cudaMemcpyHostToDevice
+                                : !dst[i].on_device ? cudaMemcpyDeviceToHost
+                                                    : cudaMemcpyDeviceToDevice;
+    if (!cuda_ok(cudaMemcpyAsync(dst[i].data, src[i].data, src[i].nbytes, kind, stream), what,
+                 label)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 size_t graph_launches_total() { return g_launches.load(std::memory_order_relaxed); }
@@ -135,22 +152,13 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs,
   if (done_recorded_ && !cuda_ok(cudaStreamWaitEvent(stream, done_, 0), "wait", label)) {
     return Error::Internal;
   }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].nbytes == 0) continue;
-    if (!cuda_ok(cudaMemcpyAsync(in_[i].data, inputs[i].data, inputs[i].nbytes,
-                                 inputs[i].on_device ? cudaMemcpyDeviceToDevice
-                                                     : cudaMemcpyHostToDevice,
-                                 stream),
-                 "copying an input in", label)) {
-      return Error::Internal;
-    }
-  }
-  if (exec_ == nullptr && eager_runs_ == 0) {
+  if (!copy_each(in_, inputs, stream, "copying an input in", label)) return Error::Internal;
+  if (!warmed_up_) {
     aoti::ScopedAllocTally tally;
     e = run_model(model_, in_, out_, stream);
     if (e != Error::Ok) return e;
     arena_bytes_ = tally.bytes();
-    ++eager_runs_;
+    warmed_up_ = true;
   } else {
     if (exec_ == nullptr) {
       e = capture(stream);
@@ -166,18 +174,10 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs,
     if (!cuda_ok(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", label)) {
       return Error::Internal;
     }
-    ++replays_;
     g_launches.fetch_add(1, std::memory_order_relaxed);
   }
-  for (size_t j = 0; j < outputs.size(); ++j) {
-    if (outputs[j].nbytes == 0) continue;
-    if (!cuda_ok(cudaMemcpyAsync(outputs[j].data, out_[j].data, outputs[j].nbytes,
-                                 outputs[j].on_device ? cudaMemcpyDeviceToDevice
-                                                      : cudaMemcpyDeviceToHost,
-                                 stream),
-                 "copying an output out", label)) {
-      return Error::Internal;
-    }
+  if (!copy_each(outputs, out_, stream, "copying an output out", label)) {
+    return Error::Internal;
   }
   if (!cuda_ok(cudaEventRecord(done_, stream), "cudaEventRecord", label)) {
     return Error::Internal;

@@ -43,11 +43,6 @@ class GraphReplay {
   runtime::Error execute(const std::vector<IoTensor>& inputs,
                          const std::vector<IoTensor>& outputs, cudaStream_t stream);
 
-  // For tests and logs: how many executes launched the graph; whether the
-  // graph is in use (false after a failed capture).
-  size_t replays() const { return replays_; }
-  bool active() const { return !disabled_; }
-
  private:
   runtime::Error stage(const std::vector<IoTensor>& inputs,
                        const std::vector<IoTensor>& outputs);
@@ -58,11 +53,10 @@ class GraphReplay {
   // Staging memory the graph was captured on, described as the caller's
   // tensors were at the first execute (but on the device).
   std::vector<IoTensor> in_, out_;
-  int eager_runs_ = 0;
+  bool warmed_up_ = false;    // the eager first run happened
   size_t arena_bytes_ = 0;    // what the eager run allocated in all
   aoti::CaptureArena arena_;  // the captured run's temporaries
   bool disabled_ = false;
-  size_t replays_ = 0;
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
   cudaEvent_t done_ = nullptr;  // end of the previous execute
