@@ -262,6 +262,27 @@ static rt::Error run(rt::BackendInterface* be, Fixture& fx, Io& io) {
   return be->execute(ctx, fx.handle, rt::Span<rt::EValue*>(io.ptrs.data(), io.ptrs.size()));
 }
 
+// `reps` executes after a device synchronize: errors, microseconds per
+// execute, and how much free device memory shrank meanwhile.
+struct RepeatStats {
+  int errors = 0;
+  double us = 0;
+  long long growth = 0;
+};
+static RepeatStats repeat_runs(rt::BackendInterface* be, Fixture& fx, Io& io, int reps) {
+  RepeatStats r;
+  cudaDeviceSynchronize();
+  size_t free0, free1, total;
+  cudaMemGetInfo(&free0, &total);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) r.errors += run(be, fx, io) != rt::Error::Ok;
+  cudaDeviceSynchronize();
+  r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+  cudaMemGetInfo(&free1, &total);
+  r.growth = (long long)free0 - (long long)free1;
+  return r;
+}
+
 static bool check_outputs(Fixture& fx, Io& io, const char* what, cudaStream_t s = nullptr) {
   bool ok = true;
   for (size_t j = 0; j < fx.outs.size(); ++j) {
@@ -376,19 +397,11 @@ int main(int argc, char** argv) {
     for (bool dev : {true, false}) {
       Io io; make_io(f, io, dev);
       for (int i = 0; i < 20; ++i) (void)run(be, f, io);
-      cudaDeviceSynchronize();
-      size_t free0, free1, total;
-      cudaMemGetInfo(&free0, &total);
-      int errs = 0;
-      auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < reps; ++i) errs += run(be, f, io) != rt::Error::Ok;
-      cudaDeviceSynchronize();
-      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
-      cudaMemGetInfo(&free1, &total);
-      long long growth = (long long)free0 - (long long)free1;
+      const RepeatStats r = repeat_runs(be, f, io, reps);
       std::printf("%d executes %s (%s I/O): %d errors, %.1f us/execute, device memory growth %lld bytes\n",
-                  reps, f.dir.c_str(), dev ? "device" : "host", errs, us, growth);
-      EXPECT(errs == 0 && growth <= (2 << 20), "%d executes: errors %d growth %lld", reps, errs, growth);
+                  reps, f.dir.c_str(), dev ? "device" : "host", r.errors, r.us, r.growth);
+      EXPECT(r.errors == 0 && r.growth <= (2 << 20), "%d executes: errors %d growth %lld", reps,
+             r.errors, r.growth);
       check_outputs(f, io, "after the repeats");
       free_io(f, io);
     }
@@ -427,20 +440,12 @@ int main(int argc, char** argv) {
       }
       check_outputs(f, b, "graph: caller stream", s);
       expected += 5;  // every execute but the first launches the graph
-      cudaDeviceSynchronize();
-      size_t free0, free1, total;
-      cudaMemGetInfo(&free0, &total);
-      auto t0 = std::chrono::steady_clock::now();
-      int errs = 0;
-      for (int i = 0; i < reps; ++i) errs += run(be, f, a) != rt::Error::Ok;
-      cudaDeviceSynchronize();
-      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
-      cudaMemGetInfo(&free1, &total);
-      long long growth = (long long)free0 - (long long)free1;
+      const RepeatStats r = repeat_runs(be, f, a, reps);
       expected += reps;
       std::printf("graph: %d replays %s (device I/O): %d errors, %.1f us/execute, growth %lld bytes\n",
-                  reps, f.dir.c_str(), errs, us, growth);
-      EXPECT(errs == 0 && growth <= (2 << 20), "graph replays: errors %d growth %lld", errs, growth);
+                  reps, f.dir.c_str(), r.errors, r.us, r.growth);
+      EXPECT(r.errors == 0 && r.growth <= (2 << 20), "graph replays: errors %d growth %lld",
+             r.errors, r.growth);
       check_outputs(f, a, "graph: after the repeats");
       cudaStreamDestroy(s);
       free_io(f, a); free_io(f, b); free_io(f, c);
