@@ -66,24 +66,30 @@ bool valid_key(std::string_view key) {
   return true;
 }
 
+// The first compile spec named `key` that has a value, or nullptr.
+const CompileSpec* find_compile_spec(ArrayRef<CompileSpec> compile_specs, const char* key) {
+  for (size_t i = 0; i < compile_specs.size(); ++i) {
+    const CompileSpec& spec = compile_specs[i];
+    if (spec.key != nullptr && std::strcmp(spec.key, key) == 0 &&
+        spec.value.buffer != nullptr) {
+      return &spec;
+    }
+  }
+  return nullptr;
+}
+
 const char* method_name_from(const BackendInitContext& context,
                              ArrayRef<CompileSpec> compile_specs,
                              std::string& storage) {
-  for (size_t i = 0; i < compile_specs.size(); ++i) {
-    const CompileSpec& spec = compile_specs[i];
-    if (spec.key != nullptr && std::strcmp(spec.key, "method_name") == 0 &&
-        spec.value.buffer != nullptr) {
-      storage.assign(static_cast<const char*>(spec.value.buffer),
-                     spec.value.nbytes);
-      // Some writers include the terminating NUL in the value.
-      const size_t nul = storage.find('\0');
-      if (nul != std::string::npos) {
-        storage.resize(nul);
-      }
-      return storage.c_str();
-    }
+  const CompileSpec* spec = find_compile_spec(compile_specs, "method_name");
+  if (spec == nullptr) return context.get_method_name();
+  storage.assign(static_cast<const char*>(spec->value.buffer), spec->value.nbytes);
+  // Some writers include the terminating NUL in the value.
+  const size_t nul = storage.find('\0');
+  if (nul != std::string::npos) {
+    storage.resize(nul);
   }
-  return context.get_method_name();
+  return storage.c_str();
 }
 
 // "use_cuda_graph": a runtime option (bool, int or string) wins over the
@@ -108,20 +114,16 @@ Result<bool> use_cuda_graph(const BackendInitContext& context,
                              *str);
     return r;
   }
-  for (size_t i = 0; i < compile_specs.size(); ++i) {
-    const CompileSpec& spec = compile_specs[i];
-    if (spec.key == nullptr || std::strcmp(spec.key, kKey) != 0) continue;
-    std::string_view v(static_cast<const char*>(spec.value.buffer),
-                       spec.value.buffer != nullptr ? spec.value.nbytes : 0);
-    if (v.size() > 1 && v.back() == '\0') v.remove_suffix(1);
-    Result<bool> r = parse(v);
-    ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidProgram,
-                             "CudaBackend: compile spec use_cuda_graph has %zu bytes that are "
-                             "not true/false/1/0",
-                             v.size());
-    return r;
-  }
-  return false;
+  const CompileSpec* spec = find_compile_spec(compile_specs, kKey);
+  if (spec == nullptr) return false;
+  std::string_view v(static_cast<const char*>(spec->value.buffer), spec->value.nbytes);
+  if (v.size() > 1 && v.back() == '\0') v.remove_suffix(1);
+  Result<bool> r = parse(v);
+  ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidProgram,
+                           "CudaBackend: compile spec use_cuda_graph has %zu bytes that are "
+                           "not true/false/1/0",
+                           v.size());
+  return r;
 }
 
 // What init() hands the runtime: the model and, when asked for, its graph.
