@@ -42,21 +42,14 @@ for mode in "" --gpu; do
   grep -E '^(PASS|FAIL|SKIP)' "$OUT/installed${mode}.log" | tr '\n' ' ' | tee -a "$LOG"; echo | tee -a "$LOG"
 done
 
-# Each installed fixture, eagerly and with CUDA-graph replay (5 runs: eager,
-# captured, 3 replays).
+# Each installed fixture, eagerly and with CUDA-graph replay.
 n_ok=0 n_all=0
 for d in "$IT"/gpu/models/*/; do
-  d=${d%/}; n=$(basename "$d")
   for mode in eager graph; do
     n_all=$((n_all + 1))
-    extra=()
-    [ $mode = graph ] && extra=(--iterations 5 --backend-option CudaBackend:use_cuda_graph=true)
-    timeout 60 "$RUN" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" --input "@$d/input0.bin" \
-      --json "${extra[@]}" > "$OUT/run_${n}_$mode.json" 2> "$OUT/run_${n}_$mode.err"
-    rc=$?
-    python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/run_${n}_$mode.json" \
-      > "$OUT/cmp_${n}_$mode.log" 2>&1 && [ $rc = 0 ] && n_ok=$((n_ok + 1))
-    say "== executorch-run $n ($mode) rc=$rc: $(tr '\n' ' ' < "$OUT/cmp_${n}_$mode.log" | sed "s|$d: ||g") $(head -c 200 "$OUT/run_${n}_$mode.err")"
+    line=$(bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" "$RUN" "$d" $mode "$OUT") &&
+      n_ok=$((n_ok + 1))
+    say "== $line"
   done
 done
 say "== executorch-run matched the reference in $n_ok of $n_all runs (installed fixtures x eager/graph)"

@@ -73,21 +73,13 @@ for t in shim_blas_test shim_conv_test shim_sdpa_test; do
   say "== (b) $t rc=$? $(tail -1 "$OUT/$t.log")"
 done
 
-# (c) executorch-run on each fixture, compared with the reference.
+# (c) executorch-run on each fixture, eagerly and with CUDA-graph replay,
+# compared with the reference.
 for d in $FX; do
-  n=$(basename "$d")
-  timeout 60 "$B/tools/executorch-run/executorch-run" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" \
-    --input "@$d/input0.bin" --json > "$OUT/run_$n.json" 2> "$OUT/run_$n.err"
-  rc=$?
-  python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/run_$n.json" > "$OUT/cmp_$n.log" 2>&1
-  say "== (c) executorch-run $n rc=$rc compare: $(tail -1 "$OUT/cmp_$n.log") $(head -c 300 "$OUT/run_$n.err")"
-  # The same with CUDA-graph replay (run 1 eager, 2 captured, 3-5 replayed).
-  timeout 60 "$B/tools/executorch-run/executorch-run" "$d/model.pte" --ptd "$d/aoti_cuda_blob.ptd" \
-    --input "@$d/input0.bin" --json --iterations 5 --backend-option CudaBackend:use_cuda_graph=true \
-    > "$OUT/rung_$n.json" 2> "$OUT/rung_$n.err"
-  rc=$?
-  python3 "$SRC/tests/cuda-backend/gpu/compare_output.py" "$d" "$OUT/rung_$n.json" > "$OUT/cmpg_$n.log" 2>&1
-  say "== (c) executorch-run --backend-option CudaBackend:use_cuda_graph=true $n rc=$rc compare: $(tail -1 "$OUT/cmpg_$n.log") $(head -c 300 "$OUT/rung_$n.err")"
+  for mode in eager graph; do
+    say "== (c) $(bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" \
+      "$B/tools/executorch-run/executorch-run" "$d" $mode "$OUT")"
+  done
 done
 
 # (d) compute-sanitizer memcheck (leak check) on the whole GPU suite.
