@@ -2,8 +2,7 @@
 # Fuzz stage: a clang build with -Dfuzzers=true under ASan+UBSan (build-fuzz),
 # each libFuzzer harness run for FUZZ_SECONDS (default 60) over a temporary
 # corpus = committed seeds (tests/fuzz/corpus/<harness>) + writer-built seeds
-# (make_seeds, at build time) + the upstream conformance programs (copied
-# here at run time; they are never committed). Any finding fails the stage;
+# (make_seeds, at build time) + the upstream-written programs in tests/data. Any finding fails the stage;
 # its input is left in fuzz-findings/ to be committed under
 # tests/fuzz/regressions/. Prints its time.
 set -euo pipefail
@@ -12,7 +11,7 @@ root=$PWD
 start=$(date +%s)
 jobs=${JOBS:-2}
 seconds=${FUZZ_SECONDS:-60}
-conformance=${CONFORMANCE_DIR:-$root/../shared/conformance}
+conformance=$root/tests/data
 
 # clang's ASan runtime is not linked into shared libraries; libexecutorch is
 # linked with --no-undefined, so use the shared sanitizer runtime everywhere.

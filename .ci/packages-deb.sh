@@ -46,11 +46,6 @@ step "source tree (tracked and untracked, not ignored files)"
 mkdir -p "$work/src/executorch"
 git ls-files -z --cached --others --exclude-standard |
   tar --null -T - -cf - | tar -xf - -C "$work/src/executorch"
-# The test suites read the conformance programs from ../shared/conformance
-# (beside the checkout, not in it): give the copy the same neighbour.
-if [ -d ../shared/conformance ]; then
-  mkdir -p "$work/src/shared" && cp -a ../shared/conformance "$work/src/shared/"
-fi
 step_done
 
 step "dpkg-buildpackage -us -uc -b -d (GPU_ARCHS=$GPU_ARCHS)"

@@ -36,11 +36,6 @@ GIT_INDEX_FILE=$work/index git add -A .
 tree=$(GIT_INDEX_FILE=$work/index git write-tree)
 git archive --format=tar.gz --prefix="executorch-$version/" -o "$top/SOURCES/executorch-$version.tar.gz" "$tree"
 cp rpm/executorch.spec "$top/SPECS/"
-# The test suites (%check) read the conformance programs from
-# ../shared/conformance, beside the source tree: BUILD/shared.
-if [ -d ../shared/conformance ]; then
-  mkdir -p "$top/BUILD/shared" && cp -a ../shared/conformance "$top/BUILD/shared/"
-fi
 step_done
 
 step "rpmbuild -ba --nodeps (gpu_archs=$GPU_ARCHS, %check runs meson test)"

@@ -128,7 +128,7 @@ TEST(Conformance, LinearConstantBufferWithRegisteredKernels) {
 
 TEST(Conformance, CheckHeader) {
   auto bytes = read_file(conformance_path("add.pte"));
-  ASSERT_GE(bytes.size(), 16u) << "cannot read add.pte (is ../shared/conformance there?)";
+  ASSERT_GE(bytes.size(), 16u) << "cannot read add.pte (is ET_CONFORMANCE_DIR tests/data?)";
   EXPECT_EQ(Program::check_header(bytes.data(), bytes.size()),
             Program::HeaderStatus::CompatibleVersion);
   EXPECT_EQ(Program::check_header(bytes.data(), 4), Program::HeaderStatus::ShortData);

@@ -26,7 +26,7 @@ inline std::vector<uint8_t> read_file(const std::string& path) {
 
 inline std::string conformance_path(const char* name) {
   const char* dir = std::getenv("ET_CONFORMANCE_DIR");
-  return std::string(dir == nullptr ? "../shared/conformance" : dir) + "/" + name;
+  return std::string(dir == nullptr ? "tests/data" : dir) + "/" + name;
 }
 
 // Owns the memory a method is loaded with.
