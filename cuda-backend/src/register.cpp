@@ -23,7 +23,7 @@
 #include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/log.h>
 
-#include "aoti/copy_kernels.h"
+#include "copy_kernels.h"
 #include "cuda_backend.h"
 #include "graph_replay.h"
 
