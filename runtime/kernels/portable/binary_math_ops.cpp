@@ -36,17 +36,19 @@ void run_arith(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
   if (isFloatingType(common)) {
     for_each_binary(ctx, name, self, other, out, [&](int64_t x, int64_t y, int64_t o) {
       const double u = a.d(x), v = b.d(y);
-      store_d(ot, op, static_cast<size_t>(o), round_to(common, swapped ? fns.fd(v, u, common) : fns.fd(u, v, common)));
+      const double r = swapped ? fns.fd(v, u, common) : fns.fd(u, v, common);
+      store_d(ot, op, static_cast<size_t>(o), round_to(common, r));
     });
     return;
   }
   bool div_by_zero = false;
-  const bool planned = for_each_binary(ctx, name, self, other, out, [&](int64_t x, int64_t y, int64_t o) {
+  auto int_op = [&](int64_t x, int64_t y, int64_t o) {
     const int64_t u = a.i(x), v = b.i(y);
     int64_t r = 0;
     if (!(swapped ? fns.fi(v, u, &r) : fns.fi(u, v, &r))) div_by_zero = true;
     store_i(ot, op, static_cast<size_t>(o), wrap_to(common, r));
-  });
+  };
+  const bool planned = for_each_binary(ctx, name, self, other, out, int_op);
   if (planned && div_by_zero) PK_FAIL(ctx, name, "integer division by zero");
 }
 
@@ -112,8 +114,13 @@ bool truncdiv_i(int64_t a, int64_t b, int64_t* r) {
   *r = b == -1 ? wrap_sub(0, a) : a / b;
   return true;
 }
-double max_d(double a, double b, ScalarType) { return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b); }
-double min_d(double a, double b, ScalarType) { return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b); }
+// NaN wins, as in ATen's maximum/minimum.
+double max_d(double a, double b, ScalarType) {
+  return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+}
+double min_d(double a, double b, ScalarType) {
+  return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+}
 bool max_i(int64_t a, int64_t b, int64_t* r) { *r = a > b ? a : b; return true; }
 bool min_i(int64_t a, int64_t b, int64_t* r) { *r = a < b ? a : b; return true; }
 
@@ -224,7 +231,8 @@ void rsub_scalar_out(KernelRuntimeContext& ctx, Args args) {
     if (fp) {
       store_d(ot, op, static_cast<size_t>(o), round_to(common, b.d(0) - alpha.d * a.d(x)));
     } else {
-      store_i(ot, op, static_cast<size_t>(o), wrap_to(common, wrap_sub(b.i(0), wrap_mul(alpha.i, a.i(x)))));
+      const int64_t r = wrap_sub(b.i(0), wrap_mul(alpha.i, a.i(x)));
+      store_i(ot, op, static_cast<size_t>(o), wrap_to(common, r));
     }
   });
 }

@@ -21,7 +21,9 @@ TEST(Bitwise, TensorAndScalarFormsInEveryIntegerDtype) {
       std::vector<EValue> v{a->tensor(), b->tensor(), out->tensor()};
       ASSERT_EQ(call_out(tn.c_str(), v, *out), Error::Ok) << tn << " " << dtype_name(t);
       std::vector<double> want;
-      for (int i = 0; i < 6; ++i) want.push_back(double(apply(op, int64_t(av[i]), int64_t(bv[i % 3]))));
+      for (int i = 0; i < 6; ++i) {
+        want.push_back(double(apply(op, int64_t(av[i]), int64_t(bv[i % 3]))));
+      }
       EXPECT_EQ(logical(*out), want) << tn << " " << dtype_name(t);
       const std::string sn = "aten::bitwise_" + op + ".Scalar_out";
       std::vector<EValue> s{a->tensor(), EValue(int64_t(9)), out->tensor()};

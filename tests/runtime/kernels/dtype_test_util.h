@@ -22,7 +22,9 @@ inline void put(ScalarType t, void* p, size_t i, double v) {
     case ScalarType::Float: static_cast<float*>(p)[i] = static_cast<float>(v); break;
     case ScalarType::Double: static_cast<double*>(p)[i] = v; break;
     case ScalarType::Bool: static_cast<bool*>(p)[i] = v != 0; break;
-    case ScalarType::BFloat16: static_cast<BFloat16*>(p)[i] = BFloat16(static_cast<float>(v)); break;
+    case ScalarType::BFloat16:
+      static_cast<BFloat16*>(p)[i] = BFloat16(static_cast<float>(v));
+      break;
     default: break;
   }
 }
