@@ -20,6 +20,8 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace runtime {
 namespace portable {
@@ -48,9 +50,15 @@ struct Shape {
   ArrayRef<SizesType> ref() const {
     return ArrayRef<SizesType>(s, static_cast<size_t>(n));
   }
+  // Saturates at INT64_MAX (a shape built from two tensors' sizes can pass
+  // it); resize_out() rejects such a shape before anything loops over it.
   int64_t numel() const {
     int64_t r = 1;
-    for (int i = 0; i < n; ++i) r *= s[i];
+    for (int i = 0; i < n; ++i) {
+      if (!::executorch::runtime::internal::checked_mul<int64_t>(r, s[i], &r)) {
+        return std::numeric_limits<int64_t>::max();
+      }
+    }
     return r;
   }
 };
