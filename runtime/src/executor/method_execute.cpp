@@ -27,11 +27,12 @@ Result<bool> condition_value(const EValue& v) {
     ET_CHECK_OR_RETURN_ERROR(t.scalar_type() == ScalarType::Bool, InvalidProgram,
                              "JumpFalse condition tensor has dtype %d, not Bool",
                              int(t.scalar_type()));
-    const bool* data = t.const_data_ptr<bool>();
+    // Bytes, not bool: the data may come from a file and hold any value.
+    const uint8_t* data = static_cast<const uint8_t*>(t.const_data_ptr());
     ET_CHECK_OR_RETURN_ERROR(data != nullptr || t.numel() == 0, InvalidState,
                              "JumpFalse condition tensor has no data");
     for (ssize_t i = 0; i < t.numel(); ++i) {
-      if (!data[i]) return false;
+      if (data[i] == 0) return false;
     }
     return true;
   }
