@@ -370,6 +370,14 @@ Error parse_values(MethodState* ms) {
   for (uint32_t i = 0; i < n; ++i) {
     ET_CHECK_OK_OR_RETURN_ERROR(parse_value(ms, i));
   }
+  const auto* inputs = ms->plan->inputs();
+  const size_t n_inputs = inputs == nullptr ? 0 : inputs->size();
+  ms->loaded_inputs = alloc->allocateList<EValue>(n_inputs == 0 ? 1 : n_inputs);
+  ET_ALLOC_OR_FAIL(ms->loaded_inputs, "the method's inputs");
+  for (uint32_t i = 0; i < n_inputs; ++i) {
+    new (&ms->loaded_inputs[i]) EValue(ms->values[inputs->Get(i)]);
+  }
+  ms->n_inputs = n_inputs;
   return Error::Ok;
 }
 

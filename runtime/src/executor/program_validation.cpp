@@ -294,6 +294,16 @@ struct PlanChecker {
                         m->move_to() >= 0 && size_t(m->move_to()) < n_values,
                     "Instruction %u: move %d -> %d out of range", ii, m->move_from(),
                     m->move_to());
+        // A move keeps the type: everything that reads the destination (a
+        // method input, a list item, a kernel) relies on the type the file
+        // gave it.
+        const auto from = plan->values()->Get(uint32_t(m->move_from()))->val_type();
+        const auto to = plan->values()->Get(uint32_t(m->move_to()))->val_type();
+        ET_VALIDATE(from == to,
+                    "Instruction %u: move from value %d (%s) to value %d (%s) changes "
+                    "the destination's type", ii, m->move_from(),
+                    fb::EnumNameKernelTypes(from), m->move_to(),
+                    fb::EnumNameKernelTypes(to));
         break;
       }
       case fb::InstructionArguments::JumpFalseCall: {
