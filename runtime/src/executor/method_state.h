@@ -85,6 +85,12 @@ Result<MethodState*> load_method_state(const ProgramState* program,
 // Fills values[]; tensors get their data (planned, constant, external).
 Error parse_values(MethodState* ms);
 
+// Element work of one kernel or delegate call: the elements of its tensor
+// arguments, and 1 for the call itself.
+uint64_t call_work(Span<EValue*> args);
+
+// Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
+// and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
 
 } // namespace internal
