@@ -1,8 +1,11 @@
 #include "run_model.h"
 
+#include <cstdio>
+
 #include <executorch/runtime/platform/log.h>
 
 #include "aoti/shim_internal.h"
+#include "tensor_resize.h"
 
 namespace executorch {
 namespace backends {
@@ -48,6 +51,33 @@ struct HandleSet {
   ~HandleSet() { drop(); }
 };
 
+// Output j of the model (`h`) against the planned tensor `t`: same dtype;
+// the same shape, or (a dynamic shape) `t`'s tensor resized to it within its
+// bound. Staging buffers (no tensor) must match in element count.
+Error fit_output(const aoti::LoadedModel& model, size_t j, const TensorObj& h, IoTensor& t) {
+  const char* label = model.label().c_str();
+  ET_CHECK_OR_RETURN_ERROR(t.dtype == h.dtype, InvalidArgument,
+                           "CudaBackend[%s]: output %zu has dtype %d; the program planned %d",
+                           label, j, h.dtype, t.dtype);
+  if (h.sizes == t.sizes) return Error::Ok;
+  if (t.tensor == nullptr) {
+    int64_t numel = 1;
+    for (int64_t s : t.sizes) numel *= s;
+    ET_CHECK_OR_RETURN_ERROR(h.numel() == numel, InvalidArgument,
+                             "CudaBackend[%s]: output %zu is %lld elements; %lld were planned",
+                             label, j, static_cast<long long>(h.numel()),
+                             static_cast<long long>(numel));
+    return Error::Ok;
+  }
+  char what[96];
+  std::snprintf(what, sizeof what, "CudaBackend[%s] output %zu", label, j);
+  const Error e = resize_to(*t.tensor, h.sizes.data(), h.sizes.size(), what);
+  if (e != Error::Ok) return e;
+  t.nbytes = t.tensor->nbytes();
+  shape_of(*t.tensor, t.sizes, t.strides);
+  return Error::Ok;
+}
+
 } // namespace
 
 Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
@@ -69,6 +99,7 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
     io.nbytes = t.nbytes();
     io.dtype = static_cast<int32_t>(t.scalar_type());
     io.on_device = t.device_type() == runtime::etensor::DeviceType::CUDA;
+    io.tensor = &t;
     shape_of(t, io.sizes, io.strides);
     ET_CHECK_OR_RETURN_ERROR(aoti::dtype_size(io.dtype) != 0, InvalidArgument,
                              "CudaBackend[%s]: argument %zu has an unsupported dtype %d",
@@ -78,7 +109,7 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
 }
 
 Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins,
-                const std::vector<IoTensor>& outs, cudaStream_t stream) {
+                std::vector<IoTensor>& outs, cudaStream_t stream) {
   const size_t n_in = ins.size(), n_out = outs.size();
   const int dev = model.device_index();
   const char* label = model.label().c_str();
@@ -132,17 +163,11 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
   }
   for (size_t j = 0; j < n_out; ++j) {
     TensorObj* h = outputs.handles[j];
-    const IoTensor& t = outs[j];
     ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
                              "CudaBackend[%s]: the model produced no output %zu", label, j);
-    int64_t numel = 1;
-    for (int64_t s : t.sizes) numel *= s;
-    ET_CHECK_OR_RETURN_ERROR(
-        h->numel() == numel && t.dtype == h->dtype, InvalidArgument,
-        "CudaBackend[%s]: output %zu is %lld elements of dtype %d; the program planned %lld "
-        "of dtype %d",
-        label, j, static_cast<long long>(h->numel()), h->dtype, static_cast<long long>(numel),
-        t.dtype);
+    Error e = fit_output(model, j, *h, outs[j]);
+    if (e != Error::Ok) return e;
+    const IoTensor& t = outs[j];
     if (h->data() == t.data && t.on_device) continue;
     // Copy into the planned buffer (in the program's layout).
     cudaError_t ce = aoti::strided_copy(
