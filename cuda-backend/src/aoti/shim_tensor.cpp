@@ -57,6 +57,7 @@ AOTI_SHIM AOTITorchError aoti_torch_create_tensor_from_blob(
   *out = shim::make_view(data, nbytes, ndim, sizes, strides, dtype, dev_type, dev_idx);
   if (*out == nullptr) return kFail;
   (*out)->offset = storage_offset;
+  shim::record_blob_handle(*out);
   AOTI_TRACE("create_tensor_from_blob data=%p off=%lld dt=%d dev=%d:%d -> %s", data,
              (long long)storage_offset, dtype, dev_type, dev_idx,
              shim::describe(*out).c_str());

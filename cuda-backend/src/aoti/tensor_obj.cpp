@@ -125,6 +125,19 @@ void destroy_tensor(TensorObj* t) {
   delete t;
 }
 
+namespace {
+thread_local std::vector<TensorObj*>* tl_blob_recorder = nullptr;
+} // namespace
+
+ScopedBlobRecorder::ScopedBlobRecorder(std::vector<TensorObj*>* out) : prev_(tl_blob_recorder) {
+  tl_blob_recorder = out;
+}
+ScopedBlobRecorder::~ScopedBlobRecorder() { tl_blob_recorder = prev_; }
+
+void record_blob_handle(TensorObj* t) {
+  if (tl_blob_recorder != nullptr) tl_blob_recorder->push_back(t);
+}
+
 TensorObj* alias(const TensorObj* src) {
   auto* t = new (std::nothrow) TensorObj(*src);
   if (t == nullptr) return nullptr;

@@ -65,6 +65,21 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
 // New handle sharing src's storage and view (nullptr without memory).
 TensorObj* alias(const TensorObj* src);
 void destroy_tensor(TensorObj* t);
+// While one is alive on a thread, every handle aoti_torch_create_tensor_
+// from_blob(_v2) makes there is appended to `out`: how the handles a model
+// makes for its constants while loading its weights blob are found.
+class ScopedBlobRecorder {
+ public:
+  explicit ScopedBlobRecorder(std::vector<TensorObj*>* out);
+  ~ScopedBlobRecorder();
+  ScopedBlobRecorder(const ScopedBlobRecorder&) = delete;
+  ScopedBlobRecorder& operator=(const ScopedBlobRecorder&) = delete;
+
+ private:
+  std::vector<TensorObj*>* prev_;
+};
+void record_blob_handle(TensorObj* t);
+
 // Bytes spanned by a strided layout (max offset + 1 element); contiguous
 // when `strides` is null.
 size_t span_bytes(int64_t ndim, const int64_t* sizes, const int64_t* strides, size_t elem);
