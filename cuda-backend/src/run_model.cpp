@@ -4,6 +4,7 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "aoti/device_pool.h"
 #include "aoti/shim_internal.h"
 #include "tensor_resize.h"
 
@@ -76,6 +77,43 @@ Error fit_output(const aoti::LoadedModel& model, size_t j, const TensorObj& h, I
   t.nbytes = t.tensor->nbytes();
   shape_of(*t.tensor, t.sizes, t.strides);
   return Error::Ok;
+}
+
+// Output `h` into the planned buffer `t` (in the program's layout): one
+// memcpy when the layouts agree; a layout change (a channels-last output,
+// say) is one kernel on the device, then one copy to a host buffer.
+cudaError_t copy_output(const TensorObj& h, const IoTensor& t, int dev, cudaStream_t stream) {
+  const int64_t nd = static_cast<int64_t>(t.sizes.size());
+  const int64_t* src_strides = h.strides.size() == t.sizes.size() ? h.strides.data()
+                                                                   : t.strides.data();
+  const size_t elem = h.elem_size();
+  if (h.device_type != aoti::kDevCuda) {
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                              src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  if (t.on_device) {
+    return aoti::device_strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                                     src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  bool same = true;
+  for (int64_t i = 0; i < nd; ++i) same = same && (t.sizes[i] == 1 || src_strides[i] == t.strides[i]);
+  if (same) {
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                              src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  // Rearranged on the device first, then one device-to-host copy.
+  void* staged = nullptr;
+  cudaError_t e = aoti::pool_alloc(&staged, t.nbytes, dev, stream);
+  if (e != cudaSuccess) return e;
+  e = aoti::device_strided_copy(static_cast<char*>(staged), t.strides.data(), h.data(),
+                                src_strides, t.sizes.data(), nd, elem, stream);
+  if (e == cudaSuccess) {
+    e = aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(),
+                           static_cast<const char*>(staged), t.strides.data(), t.sizes.data(),
+                           nd, elem, stream);
+  }
+  const cudaError_t f = aoti::pool_free(staged, stream);
+  return e != cudaSuccess ? e : f;
 }
 
 } // namespace
@@ -169,11 +207,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     if (e != Error::Ok) return e;
     const IoTensor& t = outs[j];
     if (h->data() == t.data && t.on_device) continue;
-    // Copy into the planned buffer (in the program's layout).
-    cudaError_t ce = aoti::strided_copy(
-        static_cast<char*>(t.data), t.strides.data(), h->data(),
-        h->sizes.size() == t.sizes.size() ? h->strides.data() : t.strides.data(),
-        t.sizes.data(), static_cast<int64_t>(t.sizes.size()), h->elem_size(), stream);
+    const cudaError_t ce = copy_output(*h, t, model.device_index(), stream);
     if (ce != cudaSuccess) {
       ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", label, j,
              cudaGetErrorString(ce));

@@ -272,8 +272,8 @@ struct Call {
     if (s != CUDNN_STATUS_SUCCESS) {
       AOTI_TRACE("%s: cudnnTransformTensor declined (%s); strided copy instead", fn,
                  api.cudnnGetErrorString(s));
-      if (!cuda_ok(shim::strided_copy(static_cast<char*>(tmp->p), packed->stride, src,
-                                      v.stride, v.size, v.nd, elem, stream),
+      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(tmp->p), packed->stride,
+                                             src, v.stride, v.size, v.nd, elem, stream),
                    "copying into a packed layout")) {
         return false;
       }
@@ -451,8 +451,8 @@ struct Call {
         b_tmp.p = nullptr;
         return false;
       }
-      if (!cuda_ok(shim::strided_copy(static_cast<char*>(b_tmp.p), &one, bp,
-                                      b->strides.data(), &c_out, 1, elem, stream),
+      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(b_tmp.p), &one, bp,
+                                             b->strides.data(), &c_out, 1, elem, stream),
                    "copying the bias")) {
         return false;
       }

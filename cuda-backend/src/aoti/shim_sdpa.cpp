@@ -196,7 +196,7 @@ bool gemm_view(const char* fn, const TensorObj* t, bool transpose, Scratch* scra
     log_err(fn, "workspace allocation failed");
     return false;
   }
-  cudaError_t e = shim::strided_copy(p, contig, t->data(), st, sz, 4, es, stream);
+  cudaError_t e = shim::device_strided_copy(p, contig, t->data(), st, sz, 4, es, stream);
   if (e != cudaSuccess) {
     log_err(fn, cudaGetErrorString(e));
     return false;
@@ -440,8 +440,9 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
       }
     }
   }
-  return !staged || at.cuda_ok(shim::strided_copy(out->data(), out->strides.data(), ob,
-                                                  contig, out->sizes.data(), 4, es, stream));
+  return !staged ||
+         at.cuda_ok(shim::device_strided_copy(out->data(), out->strides.data(), ob, contig,
+                                              out->sizes.data(), 4, es, stream));
 }
 
 bool is_cuda_4d(const TensorObj* t) {

@@ -145,10 +145,11 @@ AOTI_SHIM AOTITorchError aoti_torch_copy_(AtenTensorHandle self, AtenTensorHandl
     return kFail;
   }
   cudaStream_t st = stream_for(self->device_type == shim::kDevCuda ? self : src);
-  cudaError_t e = shim::strided_copy(self->data(), self->strides.data(), src->data(),
-                                     src->strides.data(), self->sizes.data(),
-                                     static_cast<int64_t>(self->sizes.size()),
-                                     self->elem_size(), st);
+  const bool on_device =
+      self->device_type == shim::kDevCuda && src->device_type == shim::kDevCuda;
+  cudaError_t e = (on_device ? shim::device_strided_copy : shim::strided_copy)(
+      self->data(), self->strides.data(), src->data(), src->strides.data(),
+      self->sizes.data(), static_cast<int64_t>(self->sizes.size()), self->elem_size(), st);
   if (e == cudaSuccess && !non_blocking &&
       (self->device_type == shim::kDevCpu || src->device_type == shim::kDevCpu)) {
     e = cudaStreamSynchronize(st);
