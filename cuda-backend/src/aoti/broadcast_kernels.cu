@@ -10,7 +10,9 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
-namespace {
+// A named namespace, not an anonymous one: nvcc names anonymous namespaces
+// after the absolute source path, so the object would differ per build tree.
+namespace broadcast_device {
 
 template <typename T>
 __global__ void broadcast_copy_2d(T* dst, int64_t ds0, int64_t ds1, const T* src, int64_t ss0,
@@ -62,7 +64,8 @@ cudaError_t launch_nd(void* dst, const void* src, const StridedCopyShape& p,
   return cudaGetLastError();
 }
 
-} // namespace
+} // namespace broadcast_device
+using namespace broadcast_device;
 
 cudaError_t launch_strided_copy_nd(void* dst, const void* src, const StridedCopyShape& p,
                                    size_t elem, cudaStream_t stream) {
