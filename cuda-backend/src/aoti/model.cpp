@@ -1,5 +1,6 @@
 #include "aoti/model.h"
 #include "aoti/device_pool.h"
+#include "aoti/missing_symbol.h"
 #include "aoti/tensor_obj.h"
 #include "aoti/weights_check.h"
 
@@ -139,6 +140,27 @@ bool fresh_fd_path(std::vector<int>& fds, char (&path)[64], const char* label) {
   }
 }
 
+// Why the model .so did not load: a CUDA symbol the installed runtime or
+// driver lacks (a model compiled against a newer CUDA) is an incompatibility
+// named with the versions; anything else, the loader's message.
+Error dlopen_error(const char* label) {
+  const char* text = dlerror();
+  const std::string symbol = undefined_symbol(text);
+  int runtime = 0, driver = 0;
+  if (!symbol.empty()) {
+    (void)cudaRuntimeGetVersion(&runtime);
+    (void)cudaDriverGetVersion(&driver);
+  }
+  const std::string why = explain_missing_cuda_symbol(symbol, runtime, driver);
+  if (!why.empty()) {
+    ET_LOG(Error, "CudaBackend[%s]: %s", label, why.c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  ET_LOG(Error, "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
+         text != nullptr ? text : "unknown error");
+  return Error::InvalidProgram;
+}
+
 // Writes the .so to an anonymous, never-named file (nothing in a shared
 // directory to race on) and dlopens it RTLD_LOCAL|RTLD_NOW.
 Result<void*> open_from_memory(const void* so, size_t so_size, const char* label) {
@@ -162,9 +184,7 @@ Result<void*> open_from_memory(const void* so, size_t so_size, const char* label
   }
   void* dl = dlopen(path, RTLD_LOCAL | RTLD_NOW);
   close_all();
-  ET_CHECK_OR_RETURN_ERROR(dl != nullptr, InvalidProgram,
-                           "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
-                           dlerror());
+  if (dl == nullptr) return dlopen_error(label);
   return dl;
 }
 
