@@ -55,8 +55,9 @@ struct Mat {
 
 // C[b] = alpha * A[b] B[b] for b < batch; A [m,k], B [k,n], C [m,n].
 // Returns false (with a message) when a layout is not expressible.
-bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t n,
-             int64_t k, float alpha, Mat a, Mat b, Mat c, cublasComputeType_t ct) {
+bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64_t batch,
+             int64_t m, int64_t n, int64_t k, float alpha, Mat a, Mat b, Mat c,
+             cublasComputeType_t ct) {
   cublasOperation_t opc, opa, opb;
   int64_t ldc, lda, ldb;
   if (!operand(m, n, c.s0, c.s1, &opc, &ldc)) {
@@ -86,7 +87,7 @@ bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t
   }
   const float beta = 0.f;
   // Row-major C = A B  <=>  column-major C^T = B^T A^T.
-  cublasStatus_t st = cublasGemmStridedBatchedEx(
+  cublasStatus_t st = api.cublasGemmStridedBatchedEx(
       h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &alpha,
       b.p, b.t, static_cast<int>(ldb), b.sb, a.p, a.t, static_cast<int>(lda), a.sb, &beta,
       const_cast<void*>(c.p), c.t, static_cast<int>(ldc), c.sb, static_cast<int>(batch), ct,
@@ -279,6 +280,7 @@ Chunking chunking(const Dims& d, size_t es, bool f32) {
 // What every chunk of one call shares.
 struct Attention {
   const char* fn;
+  const shim::CublasApi* api;
   cublasHandle_t h;
   cudaStream_t stream;
   cudaDataType_t dt;
@@ -318,7 +320,7 @@ struct Attention {
                     q.s[3], G * q.s[1]};
         const Mat bt{k.data + (b * k.s[0] + k0 * k.s[1]) * ies, dt, k.s[3], k.s[2], k.s[1]};
         const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
-        if (!gemm_rm(fn, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
+        if (!gemm_rm(fn, *api, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
       }
     }
     shim::SdpaSoftmaxParams p;
@@ -344,7 +346,7 @@ struct Attention {
     const Mat bv{v.data + (b * v.s[0] + k0 * v.s[1]) * ies, dt, v.s[2], v.s[3], v.s[1]};
     const Mat c{out + (b * os[0] + h0 * os[1] + i0 * os[2]) * ies, dt, os[2], os[3],
                 G * os[1]};
-    return gemm_rm(fn, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
+    return gemm_rm(fn, *api, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
   }
 };
 
@@ -390,9 +392,11 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
       return false;
     }
   }
-  cublasHandle_t h = shim::blas_handle(stream);
+  const shim::CublasApi* api = nullptr;
+  const char* why = nullptr;
+  cublasHandle_t h = shim::blas_handle(stream, &api, &why);
   if (h == nullptr) {
-    log_err(fn, "no cuBLAS handle (cublasCreate or cublasSetStream failed)");
+    log_err(fn, why);
     return false;
   }
   Scratch scratch(stream);
@@ -424,9 +428,11 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
   bool staged;
   if (!output_target(fn, out, d, &scratch, contig, &ob, &os, &staged)) return false;
   // float32 inputs: true float32 products (no TF32 or other reduced modes).
-  const Attention at{fn, h, stream, dt, f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
-                     es, d, qv, kv, vv, &mask, causal, scale, scores, probs, v->dtype, lse, ls,
-                     ob, os};
+  const Attention at{fn,     api,   h,      stream, dt,
+                     f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
+                     es,     d,     qv,     kv,     vv,
+                     &mask,  causal, scale, scores, probs,
+                     v->dtype, lse, ls,     ob,     os};
   for (int64_t b = 0; b < d.B; ++b) {
     for (int64_t r = 0; r < d.G; ++r) {
       for (int64_t k0 = 0; k0 < d.Hk; k0 += ch.heads) {
