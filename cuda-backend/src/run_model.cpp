@@ -36,8 +36,17 @@ void shape_of(const exec_aten::Tensor& t, std::vector<int64_t>& sizes,
   }
 }
 
-struct HandleSet {
-  std::vector<TensorObj*> handles;
+// The handles of one Run, over a per-thread vector whose capacity stays
+// (no allocation per execute). One input set and one output set are live at
+// a time on a thread.
+class HandleSet {
+ public:
+  HandleSet(std::vector<TensorObj*>& storage, size_t n) : handles(storage) {
+    handles.assign(n, nullptr);
+  }
+  ~HandleSet() { drop(); }
+  HandleSet(const HandleSet&) = delete;
+  HandleSet& operator=(const HandleSet&) = delete;
   void drop() {
     // Outputs may repeat a handle: delete each once.
     for (size_t i = 0; i < handles.size(); ++i) {
@@ -49,8 +58,10 @@ struct HandleSet {
       handles[i] = nullptr;
     }
   }
-  ~HandleSet() { drop(); }
+  std::vector<TensorObj*>& handles;
 };
+
+thread_local std::vector<TensorObj*> tl_input_handles, tl_output_handles;
 
 // Output j of the model (`h`) against the planned tensor `t`: same dtype;
 // the same shape, or (a dynamic shape) `t`'s tensor resized to it within its
@@ -112,7 +123,7 @@ cudaError_t copy_output(const TensorObj& h, const IoTensor& t, int dev, cudaStre
                            static_cast<const char*>(staged), t.strides.data(), t.sizes.data(),
                            nd, elem, stream);
   }
-  const cudaError_t f = aoti::pool_free(staged, stream);
+  const cudaError_t f = aoti::pool_free(staged, t.nbytes, stream);
   return e != cudaSuccess ? e : f;
 }
 
@@ -152,8 +163,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
   const int dev = model.device_index();
   const char* label = model.label().c_str();
   // Fresh input handles every call: the model steals and deletes them.
-  HandleSet inputs;
-  inputs.handles.assign(n_in, nullptr);
+  HandleSet inputs(tl_input_handles, n_in);
   for (size_t i = 0; i < n_in; ++i) {
     const IoTensor& t = ins[i];
     const auto nd = static_cast<int64_t>(t.sizes.size());
@@ -182,8 +192,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     inputs.handles[i] = h;
     AOTI_TRACE("execute[%s] input %zu %s", label, i, aoti::describe(h).c_str());
   }
-  HandleSet outputs;
-  outputs.handles.assign(n_out, nullptr);
+  HandleSet outputs(tl_output_handles, n_out);
   AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", label, n_in, n_out,
              static_cast<void*>(stream));
   const int32_t rc = model.api().run(model.container(), inputs.handles.data(), n_in,

@@ -394,17 +394,23 @@ Error LoadedModel::create_stream() {
            cudaGetErrorString(ce));
     return Error::DelegateMemoryAllocationFailed;
   }
+  // The shim's temporaries on this stream are reused without a round trip
+  // through the pool (device_pool.h).
+  pool_cache_stream(stream_, device_index_);
   return Error::Ok;
 }
 
 LoadedModel::~LoadedModel() {
   // Work from any stream (the caller's included) may still read the weights.
   if (container_ != nullptr) cudaDeviceSynchronize();
-  if (stream_ != nullptr) {
-    cudaStreamDestroy(stream_);
-  }
   if (container_ != nullptr && api_.destroy != nullptr) {
     api_.destroy(container_);
+  }
+  if (stream_ != nullptr) {
+    // After the container: what it frees on this stream goes to the cache,
+    // which is then emptied, before the stream goes.
+    pool_forget_stream(stream_);
+    cudaStreamDestroy(stream_);
   }
   if (dl_ != nullptr) dlclose(dl_);
   // After the synchronize above: the shim's pool may hand memory back.

@@ -102,16 +102,17 @@ bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64
 // PyTorch's "non-overlapping and dense": the dims of size > 1, ordered by
 // stride, have strides 1, size, size*size2, ...
 bool dense_non_overlapping(const TensorObj* t) {
-  std::vector<size_t> dims;
+  size_t dims[shim::Dims::kMaxRank];
+  size_t n = 0;
   for (size_t i = 0; i < t->sizes.size(); ++i) {
-    if (t->sizes[i] >= 2) dims.push_back(i);
+    if (t->sizes[i] >= 2) dims[n++] = i;
   }
-  std::stable_sort(dims.begin(), dims.end(),
+  std::stable_sort(dims, dims + n,
                    [&](size_t a, size_t b) { return t->strides[a] < t->strides[b]; });
   int64_t expect = 1;
-  for (size_t d : dims) {
-    if (t->strides[d] != expect) return false;
-    expect *= t->sizes[d];
+  for (size_t k = 0; k < n; ++k) {
+    if (t->strides[dims[k]] != expect) return false;
+    expect *= t->sizes[dims[k]];
   }
   return true;
 }
@@ -150,26 +151,31 @@ struct View4 {
   int64_t s[4];
 };
 
-// Stream-ordered temporaries released when the call returns.
+// Stream-ordered temporaries released when the call returns (at most
+// kMax: the attention takes four).
 class Scratch {
  public:
   explicit Scratch(cudaStream_t s) : stream_(s) {}
   ~Scratch() {
-    for (void* p : blocks_) shim::pool_free(p, stream_);
+    for (size_t i = 0; i < n_; ++i) shim::pool_free(blocks_[i], sizes_[i], stream_);
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   void* alloc(size_t nbytes, int32_t device) {
     void* p = nullptr;
-    if (nbytes == 0) return nullptr;
+    if (nbytes == 0 || n_ == kMax) return nullptr;
     if (shim::pool_alloc(&p, nbytes, device, stream_) != cudaSuccess) return nullptr;
-    blocks_.push_back(p);
+    blocks_[n_] = p;
+    sizes_[n_++] = nbytes;
     return p;
   }
 
  private:
+  static constexpr size_t kMax = 8;
   cudaStream_t stream_;
-  std::vector<void*> blocks_;
+  void* blocks_[kMax] = {};
+  size_t sizes_[kMax] = {};
+  size_t n_ = 0;
 };
 
 // `t` as a gemm-ready view: as is when each [L, D] matrix is a valid cuBLAS
@@ -502,7 +508,8 @@ bool check_qkv(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
 
 // The tensors one call returns, destroyed unless handed out.
 struct Results {
-  std::vector<TensorObj*> made;
+  TensorObj* made[8] = {};  // out, lse and the five empty results at most
+  size_t n_made = 0;
   TensorObj* out = nullptr;
   TensorObj* lse = nullptr;
   float* lse_ptr = nullptr;
@@ -511,13 +518,13 @@ struct Results {
   bool handed_out = false;
   ~Results() {
     if (!handed_out) {
-      for (TensorObj* t : made) shim::destroy_tensor(t);
+      for (size_t i = 0; i < n_made; ++i) shim::destroy_tensor(made[i]);
     }
   }
   TensorObj* make(int64_t nd, const int64_t* sizes, const int64_t* strides, int32_t dtype,
                   int32_t dev, cudaStream_t stream) {
     TensorObj* t = new_tensor(nd, sizes, strides, dtype, dev, stream);
-    if (t != nullptr) made.push_back(t);
+    if (t != nullptr) made[n_made++] = t;
     return t;
   }
 };

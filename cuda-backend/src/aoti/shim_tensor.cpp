@@ -104,6 +104,10 @@ AOTI_SHIM AOTITorchError aoti_torch__reinterpret_tensor(AtenTensorHandle self, i
                                                         int64_t offset_increment,
                                                         AtenTensorHandle* out) {
   AOTI_CHECK_HANDLE(self);
+  if (ndim < 0 || static_cast<size_t>(ndim) > shim::Dims::kMaxRank) {
+    log_err(__func__, "too many dimensions");
+    return kFail;
+  }
   TensorObj* t = shim::alias(self);
   if (t == nullptr) return kFail;
   t->sizes.assign(sizes, sizes + ndim);
