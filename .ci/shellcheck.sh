@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck over every shell script in the tree (*.sh and files whose first
+# Runs shellcheck over every shell script in the tree (*.sh and files whose first
 # line names sh or bash). Any finding fails the stage, except in the files
 # listed in KNOWN below: their findings are printed, to be fixed by their
 # owners, and then taken off the list.

@@ -1,0 +1,76 @@
+// Advanced indexing as ATen does it (index.Tensor, index_put): a list of
+// optional index tensors, one per leading dim of self (None = the whole
+// dim); int64/int32 tensors give positions (negative ones count from the
+// end), bool/uint8 tensors are masks over as many dims as they have. The
+// index tensors broadcast together to shape B; the result has B in place
+// of the indexed dims when those are adjacent, else B first.
+//
+// Internal to libexecutorch.
+#pragma once
+
+#include "kernel_util.h"
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+struct AdvancedIndex {
+  // Per indexed source (a position tensor, or one column of a mask's
+  // coordinates): where its values are and its strides over B.
+  struct Source {
+    const Tensor* t = nullptr;         // positions, or null for mask coordinates
+    const int64_t* coords = nullptr;   // mask coordinates, row-major (nnz x cols)
+    int64_t col = 0, cols = 1;
+    int64_t strides[kMaxDim] = {};
+  };
+  int self_rank = 0;
+  int source_of[kMaxDim] = {};  // per self dim: its source, or -1 (not indexed)
+  int result_pos[kMaxDim] = {};  // per self dim not indexed: its result dim
+  Source sources[kMaxDim];
+  int n_sources = 0;
+  Shape b;       // the broadcast index shape
+  int b_first = 0;  // the result dim where B starts
+  Shape result;
+};
+
+// Reads the index list (argument i of args) against self. Mask coordinates
+// are taken from the context's temp allocator. Fails the context (and
+// returns false) on a bad list.
+bool prepare_advanced_index(KernelRuntimeContext& ctx, Args args, size_t i, const char* name,
+                            const Tensor& self, AdvancedIndex* ix);
+
+// The element offset in `target` (self, or a tensor of self's sizes) that
+// result coordinate rc selects; false when an index is out of range
+// (*bad_dim names the dim).
+bool indexed_offset(const AdvancedIndex& ix, const Tensor& target, const int64_t* rc,
+                    int64_t* offset, int* bad_dim, int64_t* bad_value);
+
+// Calls f(rc, offset) for every result coordinate rc (result.n values) with
+// the element offset it selects in `target` (self, or a tensor of self's
+// sizes). Stops and fails the context on a position out of range.
+template <typename F>
+bool for_each_indexed(KernelRuntimeContext& ctx, const char* name, const AdvancedIndex& ix,
+                      const Tensor& target, F f) {
+  const Shape& r = ix.result;
+  if (r.numel() == 0) return true;
+  int64_t rc[kMaxDim] = {};
+  for (int64_t n = r.numel(); n > 0; --n) {
+    int64_t off = 0, bad_value = 0;
+    int bad_dim = 0;
+    if (!indexed_offset(ix, target, rc, &off, &bad_dim, &bad_value)) {
+      PK_FAIL(ctx, name, "index %lld is out of range for dim %d of size %d",
+              static_cast<long long>(bad_value), bad_dim, static_cast<int>(target.size(bad_dim)));
+      return false;
+    }
+    f(static_cast<const int64_t*>(rc), off);
+    for (int d = r.n - 1; d >= 0; --d) {
+      if (++rc[d] < r.s[d]) break;
+      rc[d] = 0;
+    }
+  }
+  return true;
+}
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch

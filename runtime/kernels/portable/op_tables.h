@@ -1,0 +1,26 @@
+// Operator tables of the kernel families that register themselves as a
+// group (register_kernels.cpp adds each table to the registry).
+#pragma once
+
+#include <executorch/runtime/core/span.h>
+#include <executorch/runtime/kernel/operator_registry.h>
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+Span<const Kernel> unary_math_kernels();       // unary_math_ops.cpp
+Span<const Kernel> binary_math_kernels();      // binary_math_ops.cpp
+Span<const Kernel> comparison_kernels();       // comparison_ops.cpp
+Span<const Kernel> logical_kernels();          // logical_ops.cpp
+Span<const Kernel> bitwise_kernels();          // bitwise_ops.cpp
+Span<const Kernel> clamp_kernels();            // clamp_ops.cpp
+Span<const Kernel> activation_kernels();       // activation_ops.cpp
+Span<const Kernel> scalar_creation_kernels();  // scalar_creation_ops.cpp
+Span<const Kernel> index_kernels();            // index_ops.cpp
+Span<const Kernel> lane_kernels();             // lane_ops.cpp
+Span<const Kernel> copy_kernels();             // copy_ops.cpp
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch
