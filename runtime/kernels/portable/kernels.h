@@ -21,7 +21,6 @@ PK_DECLARE(mul_out)
 PK_DECLARE(mul_scalar_out)
 PK_DECLARE(div_out)
 PK_DECLARE(div_scalar_out)
-PK_DECLARE(where_self_out)
 
 // other families
 PK_DECLARE(relu_out)

@@ -20,6 +20,7 @@ Span<const Kernel> scalar_creation_kernels();  // scalar_creation_ops.cpp
 Span<const Kernel> index_kernels();            // index_ops.cpp
 Span<const Kernel> lane_kernels();             // lane_ops.cpp
 Span<const Kernel> copy_kernels();             // copy_ops.cpp
+Span<const Kernel> select_kernels();           // select_ops.cpp
 
 } // namespace portable
 } // namespace runtime

@@ -21,7 +21,6 @@ void register_builtin_kernels() {
       Kernel("aten::mul.Scalar_out", mul_scalar_out),
       Kernel("aten::div.out", div_out),
       Kernel("aten::div.Scalar_out", div_scalar_out),
-      Kernel("aten::where.self_out", where_self_out),
       Kernel("aten::relu.out", relu_out),
       Kernel("aten::gelu.out", gelu_out),
       Kernel("aten::sigmoid.out", sigmoid_out),
@@ -81,6 +80,7 @@ void register_builtin_kernels() {
       index_kernels(),
       lane_kernels(),
       copy_kernels(),
+      select_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
