@@ -70,6 +70,7 @@ Error GraphReplay::stage(const std::vector<IoTensor>& inputs,
     for (auto [src, dst] : {std::pair{&inputs, &in_}, std::pair{&outputs, &out_}}) {
       for (const IoTensor& t : *src) {
         IoTensor s = t;
+        s.tensor = nullptr;  // staging: fixed shapes, nothing to resize
         s.on_device = true;
         s.data = nullptr;
         if (!cuda_ok(cudaMalloc(&s.data, t.nbytes > 0 ? t.nbytes : 1), "cudaMalloc", label)) {
@@ -142,7 +143,7 @@ Error GraphReplay::capture(cudaStream_t stream) {
 }
 
 Error GraphReplay::execute(const std::vector<IoTensor>& inputs,
-                           const std::vector<IoTensor>& outputs, cudaStream_t stream) {
+                           std::vector<IoTensor>& outputs, cudaStream_t stream) {
   std::lock_guard<std::mutex> lk(mu_);
   const std::string& label = model_.label();
   if (disabled_) return run_model(model_, inputs, outputs, stream);

@@ -41,7 +41,7 @@ class GraphReplay {
   // One execute on `stream` (already current for the model's device).
   // Host outputs are valid once `stream` reaches the end of this call.
   runtime::Error execute(const std::vector<IoTensor>& inputs,
-                         const std::vector<IoTensor>& outputs, cudaStream_t stream);
+                         std::vector<IoTensor>& outputs, cudaStream_t stream);
 
  private:
   runtime::Error stage(const std::vector<IoTensor>& inputs,

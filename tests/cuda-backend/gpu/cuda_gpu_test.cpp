@@ -481,6 +481,59 @@ static void check_foreign_weights(rt::BackendInterface* be, Fixtures& fxs) {
   EXPECT(pairs > 0 || fxs.size() < 2, "no fixture pair with different weights");
 }
 
+// 8: weight_sharing_across_methods (runtime option): a second delegate of
+// the same model (as decode is to prefill) initialized with NO weights blob
+// takes every constant from the first one and computes the reference; it
+// keeps them after the first delegate is destroyed. Without the option, or
+// once no delegate shares them any more, no weights is an error.
+static rt::Result<rt::DelegateHandle*> init_sharing(rt::BackendInterface* be, Fixture& fx,
+                                                    bool share) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "weight_sharing_across_methods");
+  opt.value = share;
+  return init_fixture(be, fx, rt::Span<const rt::BackendOption>(&opt, 1));
+}
+
+static void check_weight_sharing(rt::BackendInterface* be, Fixture& base) {
+  Fixture first = base;
+  Fixture second = base;  // the same model without its weights blob
+  for (auto it = second.ndm.blobs.begin(); it != second.ndm.blobs.end();) {
+    const std::string& k = it->first;
+    const bool weights = k.size() > 13 && k.compare(k.size() - 13, 13, "_weights_blob") == 0;
+    it = weights ? second.ndm.blobs.erase(it) : std::next(it);
+  }
+  auto alone = init_sharing(be, second, false);
+  EXPECT(!alone.ok(), "%s: init without weights and without sharing succeeded", base.dir.c_str());
+  if (alone.ok()) be->destroy(*alone);
+  auto a = init_sharing(be, first, true);
+  EXPECT(a.ok(), "%s: init with weight sharing", base.dir.c_str());
+  if (!a.ok()) return;
+  first.handle = *a;
+  auto b = init_sharing(be, second, true);
+  EXPECT(b.ok(), "%s: a second delegate with no weights blob did not take the shared ones",
+         base.dir.c_str());
+  if (b.ok()) {
+    second.handle = *b;
+    Io io;
+    make_io(second, io, true);
+    EXPECT(run(be, second, io) == rt::Error::Ok, "%s: shared-weights execute", base.dir.c_str());
+    check_outputs(second, io, "shared weights");
+    be->destroy(first.handle);  // the second keeps what it shares alive
+    first.handle = nullptr;
+    EXPECT(run(be, second, io) == rt::Error::Ok, "%s: execute after the lender went",
+           base.dir.c_str());
+    check_outputs(second, io, "lender destroyed");
+    free_io(second, io);
+    be->destroy(second.handle);
+  }
+  if (first.handle != nullptr) be->destroy(first.handle);
+  auto late = init_sharing(be, second, true);
+  EXPECT(!late.ok(), "%s: no weights and no live lender, yet init succeeded", base.dir.c_str());
+  if (late.ok()) be->destroy(*late);
+  std::printf("weight sharing %s: second delegate without weights %s\n", base.dir.c_str(),
+              b.ok() ? "ran on the shared ones" : "FAILED");
+}
+
 // The fixtures named on the command line, each read and initialized.
 static bool load_all(rt::BackendInterface* be, int argc, char** argv, Fixtures& fxs) {
   for (int i = 1; i < argc; ++i) {
@@ -523,6 +576,7 @@ int main(int argc, char** argv) {
   check_repeats(be, fxs, reps);
   check_cuda_graph(be, fxs, reps);
   check_foreign_weights(be, fxs);
+  check_weight_sharing(be, *fxs[0]);
   for (auto& f : fxs) be->destroy(f->handle);
   return gpu_test::finish();
 }
