@@ -91,6 +91,9 @@ Error GraphReplay::stage(const std::vector<IoTensor>& inputs,
     return Error::Ok;
   }
   for (auto [now, then] : {std::pair{&inputs, &in_}, std::pair{&outputs, &out_}}) {
+    // Fewer staged than given: the first execute's staging failed part way.
+    ET_CHECK_OR_RETURN_ERROR(now->size() == then->size(), MemoryAllocationFailed,
+                             "CudaBackend[%s]: CUDA graph: staging incomplete", label.c_str());
     for (size_t i = 0; i < now->size(); ++i) {
       const IoTensor& a = (*now)[i];
       const IoTensor& b = (*then)[i];
