@@ -21,6 +21,8 @@ Span<const Kernel> index_kernels();            // index_ops.cpp
 Span<const Kernel> lane_kernels();             // lane_ops.cpp
 Span<const Kernel> copy_kernels();             // copy_ops.cpp
 Span<const Kernel> select_kernels();           // select_ops.cpp
+Span<const Kernel> prim_kernels();             // prim_ops.cpp
+Span<const Kernel> prim_scalar_kernels();      // prim_scalar_ops.cpp
 
 } // namespace portable
 } // namespace runtime
