@@ -290,9 +290,10 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   const auto caller = extension::cuda::getCallerStream();
   cudaStream_t stream = caller.has_value() ? *caller : model.own_stream();
   aoti::ScopedCurrentStream current(model.device_index(), stream);
-  e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream)
+  bool synced = false;
+  e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream, &synced)
                                  : run_model(model, inputs, outputs, stream);
-  if (e != Error::Ok) return e;
+  if (e != Error::Ok || synced) return e;
   bool host_io = false;
   for (const auto* v : {&inputs, &outputs}) {
     for (const IoTensor& t : *v) host_io = host_io || !t.on_device;

@@ -451,6 +451,52 @@ static void check_cuda_graph(rt::BackendInterface* be, Fixtures& fxs, int reps) 
   EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched, expected);
 }
 
+// 6b: use_cuda_graph with host I/O at the first execute: those tensors are
+// staged in pinned memory and their copies are part of the graph. The
+// replays match the reference with host I/O, moved host buffers, device I/O
+// (copied through the pinned side) and a caller stream, every execute
+// after the first launching the graph.
+static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "use_cuda_graph");
+  opt.value = true;
+  const int launches0 = graph_launches();
+  int expected = 0;
+  for (auto& fp : fxs) {
+    Fixture f = *fp;
+    auto h = init_fixture(be, f, rt::Span<const rt::BackendOption>(&opt, 1));
+    EXPECT(h.ok(), "%s: init with use_cuda_graph (host first)", f.dir.c_str());
+    if (!h.ok()) continue;
+    f.handle = *h;
+    Io a; make_io(f, a, false);
+    for (int k = 0; k < 3; ++k) {  // eager, capture + launch, replay
+      EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph execute %d", f.dir.c_str(), k);
+      check_outputs(f, a, k == 0 ? "pinned graph: eager" : k == 1 ? "pinned graph: captured"
+                                                                  : "pinned graph: replay");
+    }
+    Io b; make_io(f, b, false);  // other host buffers
+    EXPECT(run(be, f, b) == rt::Error::Ok, "%s: pinned graph, moved buffers", f.dir.c_str());
+    check_outputs(f, b, "pinned graph: moved buffers");
+    Io c; make_io(f, c, true);
+    EXPECT(run(be, f, c) == rt::Error::Ok, "%s: pinned graph, device I/O", f.dir.c_str());
+    check_outputs(f, c, "pinned graph: device I/O");
+    cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    {
+      executorch::extension::cuda::CallerStreamGuard g(s);
+      EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph, caller stream", f.dir.c_str());
+    }
+    check_outputs(f, a, "pinned graph: caller stream");
+    cudaStreamDestroy(s);
+    expected += 5;
+    free_io(f, a); free_io(f, b); free_io(f, c);
+    be->destroy(f.handle);
+  }
+  const int launched = graph_launches() - launches0;
+  std::printf("pinned graph: %d launches, %d expected\n", launched, expected);
+  EXPECT(launched == expected, "pinned graph launches %d, expected %d (a capture failed?)",
+         launched, expected);
+}
+
 // 7: a .ptd from another fixture (issue 15): every fixture given every
 // other fixture's weights blob fails init with an Error naming why, and
 // never reads past the blob (the memcheck run on the GPU host sees that).
@@ -575,6 +621,7 @@ int main(int argc, char** argv) {
   const int reps = reps_env ? std::max(1, std::atoi(reps_env)) : 1000;
   check_repeats(be, fxs, reps);
   check_cuda_graph(be, fxs, reps);
+  check_cuda_graph_host_first(be, fxs);
   check_foreign_weights(be, fxs);
   check_weight_sharing(be, *fxs[0]);
   for (auto& f : fxs) be->destroy(f->handle);
