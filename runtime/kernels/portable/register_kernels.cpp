@@ -77,6 +77,7 @@ void register_builtin_kernels() {
       select_kernels(),
       prim_kernels(),
       prim_scalar_kernels(),
+      pad_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
