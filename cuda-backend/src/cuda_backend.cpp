@@ -276,6 +276,31 @@ Result<DelegateHandle*> CudaBackend::init(
   return static_cast<DelegateHandle*>(delegate.release());
 }
 
+namespace {
+
+// Whether execute must wait for the stream before returning: host outputs
+// are read as soon as it returns, and host inputs may be overwritten then.
+// The latter matters only for page-locked inputs: a copy from pageable
+// memory has been staged by the driver when cudaMemcpyAsync returns.
+bool must_synchronize(const std::vector<IoTensor>& inputs,
+                      const std::vector<IoTensor>& outputs) {
+  for (const IoTensor& t : outputs) {
+    if (!t.on_device) return true;
+  }
+  for (const IoTensor& t : inputs) {
+    if (t.on_device || t.nbytes == 0) continue;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, t.data) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return true;
+    }
+    if (a.type != cudaMemoryTypeUnregistered) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle* handle,
                            Span<EValue*> args) const {
   auto* delegate = static_cast<Delegate*>(handle);
@@ -294,13 +319,7 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream, &synced)
                                  : run_model(model, inputs, outputs, stream);
   if (e != Error::Ok || synced) return e;
-  bool host_io = false;
-  for (const auto* v : {&inputs, &outputs}) {
-    for (const IoTensor& t : *v) host_io = host_io || !t.on_device;
-  }
-  if (host_io) {
-    // Host outputs are read as soon as execute returns (and host inputs may
-    // be overwritten).
+  if (must_synchronize(inputs, outputs)) {
     cudaError_t ce = cudaStreamSynchronize(stream);
     if (ce != cudaSuccess) {
       ET_LOG(Error, "CudaBackend[%s]: %s", model.label().c_str(), cudaGetErrorString(ce));

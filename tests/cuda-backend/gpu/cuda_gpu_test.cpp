@@ -356,6 +356,54 @@ static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
   cudaStreamDestroy(probe);
 }
 
+// 3b: host inputs, device outputs: execute need not wait for the GPU (the
+// driver has staged pageable inputs when it returns), and overwriting the
+// host inputs right after it returns must not change the result. The
+// caller stream is blocked meanwhile; a watchdog releases it after 2 s
+// should execute wait anyway (then reported, not failed: the driver, not
+// the backend, waited).
+static void check_host_inputs_reusable(rt::BackendInterface* be, Fixture& fx) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  std::vector<std::vector<uint8_t>> in = fx.in_data;  // ours to overwrite
+  Io io;
+  io.device = false;
+  for (size_t i = 0; i < fx.ins.size(); ++i) io.add(fx.ins[i], in[i].data());
+  io.device = true;
+  for (auto& o : fx.outs) {
+    void* p = nullptr;
+    cudaMalloc(&p, o.nbytes());
+    cudaMemset(p, 0, o.nbytes());
+    io.add(o, p);
+  }
+  io.finish();
+  cudaDeviceSynchronize();
+  std::atomic<bool> release{false};
+  cudaLaunchHostFunc(s, [](void* p) { while (!static_cast<std::atomic<bool>*>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, &release);
+  std::thread watchdog([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    release = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  rt::Error e;
+  {
+    executorch::extension::cuda::CallerStreamGuard g(s);
+    e = run(be, fx, io);
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  for (auto& v : in) std::fill(v.begin(), v.end(), uint8_t{0xA5});
+  release = true;
+  watchdog.join();
+  cudaStreamSynchronize(s);
+  EXPECT(e == rt::Error::Ok, "host inputs, device outputs: execute 0x%x", unsigned(e));
+  std::printf("host inputs, device outputs: execute returned in %.1f ms (%s the GPU)\n", ms,
+              ms < 1000 ? "before" : "after waiting for");
+  check_outputs(fx, io, "inputs overwritten at once");
+  for (size_t j = 0; j < fx.outs.size(); ++j) cudaFree(io.bufs[fx.ins.size() + j]);
+  cudaStreamDestroy(s);
+}
+
 // 4: four threads, each with its own stream, each fixture.
 static void check_threads(rt::BackendInterface* be, Fixtures& fxs) {
   std::atomic<int> bad{0};
@@ -615,6 +663,7 @@ int main(int argc, char** argv) {
   check_every_fixture(be, fxs);
   if (fxs.empty()) { std::printf("no fixture loaded\n"); return 1; }
   check_caller_stream(be, *fxs[0]);
+  check_host_inputs_reusable(be, *fxs[0]);
   check_threads(be, fxs);
   // Fewer under a sanitizer: EXECUTORCH_GPU_TEST_REPEATS.
   const char* reps_env = std::getenv("EXECUTORCH_GPU_TEST_REPEATS");
