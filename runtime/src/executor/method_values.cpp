@@ -128,12 +128,14 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
     impl->set_data(*addr);
     if (is_external(t)) {
       const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
+      ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
+                               "External tensor '%s' but no named data map", fqn);
       if (want.is_cpu()) {
-        const Error e = ms->named_data.load_data_into(fqn, *addr, nbytes);
+        const Error e = ms->named_data->load_data_into(fqn, *addr, nbytes);
         ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
       } else {
         std::vector<uint8_t> staging(nbytes);
-        const Error e = ms->named_data.load_data_into(fqn, staging.data(), nbytes);
+        const Error e = ms->named_data->load_data_into(fqn, staging.data(), nbytes);
         ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
         ET_CHECK_OK_OR_RETURN_ERROR(
             copy_into_planned(want, *addr, staging.data(), nbytes, vi),
@@ -160,9 +162,9 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
   }
   if (is_external(t)) {
     const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
-    ET_CHECK_OR_RETURN_ERROR(!ms->named_data.empty(), NotFound,
+    ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
                              "External tensor '%s' but no named data map", fqn);
-    auto layout = ms->named_data.get_tensor_layout(fqn);
+    auto layout = ms->named_data->get_tensor_layout(fqn);
     if (layout.ok()) {
       ET_CHECK_OR_RETURN_ERROR(
           layout->scalar_type() == impl->scalar_type() && layout->nbytes() == nbytes,
@@ -174,7 +176,7 @@ Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl
       ET_LOG(Error, "External tensor '%s' not found in the named data", fqn);
       return layout.error();
     }
-    auto data = ms->named_data.get_data(fqn);
+    auto data = ms->named_data->get_data(fqn);
     ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load external tensor '%s'", fqn);
     ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidExternalData,
                              "External tensor '%s' holds %zu bytes, needs %zu", fqn,
