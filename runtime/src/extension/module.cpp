@@ -117,6 +117,25 @@ struct Module::Impl {
     methods.clear();
   }
 
+  // What every constructor ends with: the caller's tracer and allocators (a
+  // malloc temp allocator when none is given), an optional data-map loader.
+  static std::unique_ptr<Impl> create(std::unique_ptr<EventTracer> event_tracer,
+                                      std::unique_ptr<MemoryAllocator> memory_allocator,
+                                      std::unique_ptr<MemoryAllocator> temp_allocator,
+                                      std::unique_ptr<DataLoader> data_map_loader,
+                                      bool share_memory_arenas) {
+    auto impl = std::make_unique<Impl>();
+    impl->event_tracer = std::move(event_tracer);
+    impl->memory_allocator = std::move(memory_allocator);
+    impl->temp_allocator = temp_allocator ? std::move(temp_allocator)
+                                          : std::make_unique<MallocMemoryAllocator>();
+    if (data_map_loader) {
+      impl->data_map_loaders.push_back(std::move(data_map_loader));
+    }
+    impl->share_memory_arenas = share_memory_arenas;
+    return impl;
+  }
+
   MethodHolder* find(const std::string& name) {
     auto it = methods.find(name);
     return it == methods.end() ? nullptr : it->second.get();
@@ -221,15 +240,6 @@ struct Module::Impl {
   }
 };
 
-namespace {
-std::unique_ptr<MemoryAllocator> or_malloc(std::unique_ptr<MemoryAllocator> a) {
-  if (a) {
-    return a;
-  }
-  return std::make_unique<MallocMemoryAllocator>();
-}
-} // namespace
-
 Module::Module(const std::string& file_path, const LoadMode load_mode,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<MemoryAllocator> memory_allocator,
@@ -255,14 +265,11 @@ Module::Module(const std::string& file_path, std::vector<std::string> data_files
                std::unique_ptr<MemoryAllocator> memory_allocator,
                std::unique_ptr<MemoryAllocator> temp_allocator,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), nullptr, share_memory_arenas)) {
   impl_->file_path = file_path;
   impl_->data_files = std::move(data_files);
   impl_->load_mode = load_mode;
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::Module(std::unique_ptr<DataLoader> data_loader,
@@ -271,15 +278,10 @@ Module::Module(std::unique_ptr<DataLoader> data_loader,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<DataLoader> data_map_loader,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), std::move(data_map_loader),
+                      share_memory_arenas)) {
   impl_->data_loader = std::move(data_loader);
-  if (data_map_loader) {
-    impl_->data_map_loaders.push_back(std::move(data_map_loader));
-  }
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::Module(std::shared_ptr<Program> program,
@@ -288,15 +290,10 @@ Module::Module(std::shared_ptr<Program> program,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<DataLoader> data_map_loader,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), std::move(data_map_loader),
+                      share_memory_arenas)) {
   impl_->program = std::move(program);
-  if (data_map_loader) {
-    impl_->data_map_loaders.push_back(std::move(data_map_loader));
-  }
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::~Module() = default;
