@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
+#include <executorch/extension/named_data_map/merged_data_map.h>
 #include <executorch/runtime/backend/backend_options_map.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/evalue.h>
@@ -13,7 +15,6 @@
 #include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 
-#include "executor/merged_named_data.h"
 #include "program_generated.h"
 
 namespace executorch {
@@ -37,10 +38,8 @@ struct InstructionSlot {
 
 struct MethodState {
   MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
-              MemoryManager* m, EventTracer* t, const NamedDataMap* external,
-              const NamedDataMap* program_named)
-      : program(p), plan(pl), memory(m), tracer(t),
-        named_data(external, program_named) {}
+              MemoryManager* m, EventTracer* t)
+      : program(p), plan(pl), memory(m), tracer(t) {}
   ~MethodState();
   MethodState(const MethodState&) = delete;
   MethodState& operator=(const MethodState&) = delete;
@@ -49,7 +48,9 @@ struct MethodState {
   const executorch_flatbuffer::ExecutionPlan* plan;
   MemoryManager* memory;
   EventTracer* tracer;
-  MergedNamedDataMap named_data;
+  // The caller's named data beside the program's own (nullptr: neither).
+  const NamedDataMap* named_data = nullptr;
+  std::optional<::executorch::extension::merged_data_map::MergedDataMap> merged_data;
 
   EValue* values = nullptr;
   size_t n_values = 0;

@@ -34,11 +34,12 @@ struct ProgramState;
 
 class EXECUTORCH_API Program final {
  public:
+  // Both levels verify the same way: a file is untrusted, so every load
+  // runs the FlatBuffers Verifier over the whole program and then the
+  // semantic validation (indices in range, sizes bounded and overflow-free,
+  // segments inside the file). The two names are kept for upstream's API.
   enum class Verification : uint8_t {
-    // Header checks plus the semantic validation every load does (indices in
-    // range, sizes bounded, segments inside the file).
     Minimal,
-    // Also runs the FlatBuffers Verifier over the whole program.
     InternalConsistency,
   };
 
