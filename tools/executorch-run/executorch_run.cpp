@@ -222,9 +222,7 @@ class MallocAllocator final : public rt::MemoryAllocator {
     }
     return p;
   }
-  uint32_t used_size() const override {
-    return static_cast<uint32_t>(std::min<size_t>(used_, UINT32_MAX));
-  }
+  size_t used_size() const override { return used_; }
   void reset() override {
     for (void* p : blocks_) {
       std::free(p);
