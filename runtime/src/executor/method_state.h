@@ -34,6 +34,12 @@ struct InstructionSlot {
   Span<EValue*> args;
 };
 
+struct StepState {
+  size_t chain = 0;
+  size_t pc = 0;
+  size_t executed = 0;
+};
+
 struct MethodState {
   MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
               MemoryManager* m, EventTracer* t, const NamedDataMap* external,
@@ -62,6 +68,8 @@ struct MethodState {
   // External tensor data kept alive while the method lives.
   FreeableBuffer* external_data = nullptr;
   size_t n_external_data = 0;
+  // Where Method::step() is: chain, instruction, instructions run so far.
+  StepState step;
 };
 
 // Builds a MethodState in memory->method_allocator(). On failure everything
@@ -77,6 +85,8 @@ Result<MethodState*> load_method_state(const ProgramState* program,
 Error parse_values(MethodState* ms);
 
 Error execute_method(MethodState* ms);
+// Runs the next instruction (Method::step); EndOfMethod when all have run.
+Error step_method(MethodState* ms);
 
 } // namespace internal
 } // namespace runtime
