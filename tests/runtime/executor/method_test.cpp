@@ -2,6 +2,8 @@
 // a time (step / in_progress / reset_execution) next to execute().
 #include <gtest/gtest.h>
 
+#include <executorch/runtime/platform/runtime.h>
+
 #include "executor_test_util.h"
 
 using namespace et_test;
@@ -14,7 +16,7 @@ namespace {
 class MethodStepTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    runtime_init();
+    executorch::runtime::runtime_init();
     bytes_ = read_file(conformance_path("linear_constant_buffer.pte"));
     loader_ = std::make_unique<BufferDataLoader>(bytes_.data(), bytes_.size());
     auto program = Program::load(loader_.get());

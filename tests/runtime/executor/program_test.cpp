@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include <executorch/runtime/platform/runtime.h>
+
 #include "executor_test_util.h"
 
 using namespace et_test;
@@ -12,7 +14,7 @@ using ::executorch::extension::BufferDataLoader;
 class ProgramTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    runtime_init();
+    executorch::runtime::runtime_init();
     bytes_ = read_file(conformance_path("add.pte"));
     ASSERT_FALSE(bytes_.empty());
   }

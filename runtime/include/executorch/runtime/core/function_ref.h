@@ -35,7 +35,8 @@ class FunctionRef<Ret(Params...)> {
                                     Ret>::value>>
   FunctionRef(Callable&& callable)
       : invoke_(&invoke<std::remove_reference_t<Callable>>),
-        target_(const_cast<void*>(static_cast<const void*>(std::addressof(callable)))) {}
+        // An integer holds either an object's or a function's address.
+        target_(reinterpret_cast<intptr_t>(std::addressof(callable))) {}
 
   Ret operator()(Params... params) const {
     return invoke_(target_, std::forward<Params>(params)...);
@@ -48,12 +49,12 @@ class FunctionRef<Ret(Params...)> {
 
  private:
   template <typename Callable>
-  static Ret invoke(void* target, Params... params) {
-    return (*static_cast<Callable*>(target))(std::forward<Params>(params)...);
+  static Ret invoke(intptr_t target, Params... params) {
+    return (*reinterpret_cast<Callable*>(target))(std::forward<Params>(params)...);
   }
 
-  Ret (*invoke_)(void*, Params...) = nullptr;
-  void* target_ = nullptr;
+  Ret (*invoke_)(intptr_t, Params...) = nullptr;
+  intptr_t target_ = 0;
 };
 
 } // namespace runtime
