@@ -1,8 +1,9 @@
 // Runs a method's instructions: kernels, delegates, moves, conditional
-// jumps and frees, under a global instruction cap.
+// jumps and frees, under a cap on instructions and one on element work.
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "executor/method_state.h"
 
 namespace executorch {
@@ -27,11 +28,12 @@ Result<bool> condition_value(const EValue& v) {
     ET_CHECK_OR_RETURN_ERROR(t.scalar_type() == ScalarType::Bool, InvalidProgram,
                              "JumpFalse condition tensor has dtype %d, not Bool",
                              int(t.scalar_type()));
-    const bool* data = t.const_data_ptr<bool>();
+    // Bytes, not bool: the data may come from a file and hold any value.
+    const uint8_t* data = static_cast<const uint8_t*>(t.const_data_ptr());
     ET_CHECK_OR_RETURN_ERROR(data != nullptr || t.numel() == 0, InvalidState,
                              "JumpFalse condition tensor has no data");
     for (ssize_t i = 0; i < t.numel(); ++i) {
-      if (!data[i]) return false;
+      if (data[i] == 0) return false;
     }
     return true;
   }
@@ -40,8 +42,23 @@ Result<bool> condition_value(const EValue& v) {
   return Error::InvalidProgram;
 }
 
+// Counts a call's work against the run's budget: a jump loop around big
+// kernels stops after a bounded amount of computation, not 10M calls.
+Error charge_work(MethodState* ms, Span<EValue*> args, uint64_t* work, size_t pc) {
+  *work = saturating_add(*work, call_work(args));
+  if (*work > ms->work_budget) {
+    ET_LOG(Error,
+           "Method '%s' did more than %llu element operations at instruction %zu, "
+           "over its budget (a jump loop?)",
+           ms->plan->name()->c_str(), (unsigned long long)ms->work_budget, pc);
+    return Error::InvalidState;
+  }
+  return Error::Ok;
+}
+
 // Runs instruction pc of chain c; *next is the instruction to run after it.
-Error run_instruction(MethodState* ms, size_t c, size_t pc, size_t* next) {
+Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counters,
+                      size_t* next) {
   const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
   const char* method_name = ms->plan->name()->c_str();
   const fb::Instruction* in = instrs->Get(uint32_t(pc));
@@ -49,6 +66,7 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, size_t* next) {
   *next = pc + 1;
   switch (in->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
+      ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
       KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
       slot.op(ctx, slot.args);
       if (ctx.failure_state() != Error::Ok) {
@@ -59,14 +77,14 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, size_t* next) {
       break;
     }
     case fb::InstructionArguments::DelegateCall: {
+      ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
       const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
       DelegateSlot& d = ms->delegates[idx];
-      BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(),
-                                  method_name);
+      BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(), method_name);
       const Error e = d.backend->execute(ctx, d.handle, slot.args);
       if (e != Error::Ok) {
-        ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x",
-               int(idx), pc, method_name, unsigned(e));
+        ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x", int(idx),
+               pc, method_name, unsigned(e));
         return e;
       }
       break;
@@ -105,8 +123,8 @@ size_t chain_length(const MethodState* ms, size_t c) {
 }
 
 // Counts one more instruction against the per-run cap.
-Error count_instruction(const MethodState* ms, size_t* executed) {
-  if (++*executed > kMaxInstructionsPerRun) {
+Error count_instruction(const MethodState* ms, RunCounters* counters) {
+  if (++counters->executed > kMaxInstructionsPerRun) {
     ET_LOG(Error, "Method '%s' hit the instruction limit of %zu", ms->plan->name()->c_str(),
            kMaxInstructionsPerRun);
     return Error::InvalidState;
@@ -114,13 +132,13 @@ Error count_instruction(const MethodState* ms, size_t* executed) {
   return Error::Ok;
 }
 
-Error run_chain(MethodState* ms, size_t c, size_t* executed) {
+Error run_chain(MethodState* ms, size_t c, RunCounters* counters) {
   const size_t n = chain_length(ms, c);
   size_t pc = 0;
   while (pc < n) {
-    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, executed));
+    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, counters));
     size_t next = pc;
-    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, c, pc, &next));
+    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, c, pc, counters, &next));
     pc = next;
   }
   return Error::Ok;
@@ -128,11 +146,21 @@ Error run_chain(MethodState* ms, size_t c, size_t* executed) {
 
 } // namespace
 
+uint64_t call_work(Span<EValue*> args) {
+  uint64_t work = 1;
+  for (EValue* a : args) {
+    if (a->isTensor()) {
+      work = saturating_add(work, uint64_t(a->toTensor().numel()));
+    }
+  }
+  return work;
+}
+
 Error execute_method(MethodState* ms) {
-  size_t executed = 0;
+  RunCounters counters;
   Error err = Error::Ok;
   for (size_t c = 0; c < ms->n_chains && err == Error::Ok; ++c) {
-    err = run_chain(ms, c, &executed);
+    err = run_chain(ms, c, &counters);
   }
   // Scratch memory lives for one run only.
   if (ms->memory->temp_allocator() != nullptr) {
@@ -152,9 +180,9 @@ Error step_method(MethodState* ms) {
     if (ms->memory->temp_allocator() != nullptr) {
       ms->memory->temp_allocator()->reset();
     }
-    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, &st.executed));
+    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, &st.counters));
     size_t next = st.pc;
-    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, st.chain, st.pc, &next));
+    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, st.chain, st.pc, &st.counters, &next));
     st.pc = next;
   }
   if (st.pc >= n) {
