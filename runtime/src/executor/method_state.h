@@ -36,6 +36,18 @@ struct InstructionSlot {
   Span<EValue*> args;
 };
 
+// What one run has done so far, against the instruction and work caps.
+struct RunCounters {
+  size_t executed = 0;
+  uint64_t work = 0;
+};
+
+struct StepState {
+  size_t chain = 0;
+  size_t pc = 0;
+  RunCounters counters;
+};
+
 struct MethodState {
   MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
               MemoryManager* m, EventTracer* t)
@@ -72,6 +84,8 @@ struct MethodState {
   // External tensor data kept alive while the method lives.
   FreeableBuffer* external_data = nullptr;
   size_t n_external_data = 0;
+  // Where Method::step() is: chain, instruction, what it has run so far.
+  StepState step;
 };
 
 // Builds a MethodState in memory->method_allocator(). On failure everything
@@ -93,6 +107,8 @@ uint64_t call_work(Span<EValue*> args);
 // Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
 // and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
+// Runs the next instruction (Method::step); EndOfMethod when all have run.
+Error step_method(MethodState* ms);
 
 } // namespace internal
 } // namespace runtime

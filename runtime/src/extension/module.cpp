@@ -346,7 +346,7 @@ Error Module::load(const LoadBackendOptionsMap& backend_options,
   for (size_t i = 0; i < d.option_backend_ids.size(); ++i) {
     const Error err = d.backend_options.set_options(
         d.option_backend_ids[i].c_str(),
-        Span<const BackendOption>(d.option_values[i].data(), d.option_values[i].size()));
+        Span<BackendOption>(d.option_values[i].data(), d.option_values[i].size()));
     ET_CHECK_OK_OR_RETURN_ERROR(err, "Too many backends with load options");
   }
   return load(verification);

@@ -43,7 +43,9 @@ class EXECUTORCH_API Program final {
     InternalConsistency,
   };
 
-  enum class HeaderStatus {
+  // Unscoped, as upstream: Program::CompatibleVersion and
+  // Program::HeaderStatus::CompatibleVersion both name a value.
+  enum HeaderStatus {
     CompatibleVersion,
     IncompatibleVersion,
     NotPresent,
@@ -84,6 +86,15 @@ class EXECUTORCH_API Program final {
   // The program's own named data (Program.named_data), if any.
   Result<const NamedDataMap*> get_named_data_map() const;
 
+  // The pytree encoding of the method's outputs (ContainerMetadata's
+  // encoded_out_str). InvalidArgument for an unknown method, InvalidProgram
+  // when the plan has none.
+  ET_DEPRECATED Result<const char*> get_output_flattening_encoding(
+      const char* method_name = "forward") const;
+
+  // How many bytes check_header() is meant to see (it needs only 8).
+  static constexpr size_t kMinHeadBytes = 64;
+  // Whether data starts like an ExecuTorch program this runtime reads.
   static HeaderStatus check_header(const void* data, size_t size);
 
   // Internal state; opaque to users.
