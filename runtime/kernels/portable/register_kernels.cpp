@@ -4,6 +4,7 @@
 
 #include "kernel/builtin_kernels.h"
 #include "kernels.h"
+#include "op_tables.h"
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
@@ -66,11 +67,17 @@ void register_builtin_kernels() {
       Kernel("executorch_prim::floordiv.Scalar", prim_floordiv_scalar),
       Kernel("executorch_prim::et_view.default", prim_et_view),
   };
-  const Error e = register_kernels(
-      Span<const Kernel>(kKernels, sizeof(kKernels) / sizeof(kKernels[0])));
-  if (e != Error::Ok) {
-    ET_LOG(Error, "Registering the portable kernels failed: 0x%x",
-           static_cast<unsigned>(e));
+  // The families that keep their own tables (op_tables.h).
+  const Span<const Kernel> tables[] = {
+      Span<const Kernel>(kKernels, sizeof(kKernels) / sizeof(kKernels[0])),
+      creation_kernels(),
+  };
+  for (const Span<const Kernel>& table : tables) {
+    const Error e = register_kernels(table);
+    if (e != Error::Ok) {
+      ET_LOG(Error, "Registering the portable kernels failed: 0x%x",
+             static_cast<unsigned>(e));
+    }
   }
 }
 

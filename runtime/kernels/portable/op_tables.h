@@ -1,0 +1,16 @@
+// Operator tables of the kernel families that register themselves as a
+// group (register_kernels.cpp adds each table to the registry).
+#pragma once
+
+#include <executorch/runtime/core/span.h>
+#include <executorch/runtime/kernel/operator_registry.h>
+
+namespace executorch {
+namespace runtime {
+namespace portable {
+
+Span<const Kernel> creation_kernels();      // creation_ops.cpp
+
+} // namespace portable
+} // namespace runtime
+} // namespace executorch
