@@ -9,7 +9,10 @@ namespace executorch {
 namespace runtime {
 namespace portable {
 
-Span<const Kernel> creation_kernels();      // creation_ops.cpp
+Span<const Kernel> creation_kernels();     // creation_ops.cpp
+Span<const Kernel> view_kernels();         // view_ops.cpp
+Span<const Kernel> split_stack_kernels();  // split_stack_ops.cpp
+Span<const Kernel> repeat_kernels();       // repeat_ops.cpp
 
 } // namespace portable
 } // namespace runtime

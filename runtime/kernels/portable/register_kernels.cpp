@@ -71,6 +71,9 @@ void register_builtin_kernels() {
   const Span<const Kernel> tables[] = {
       Span<const Kernel>(kKernels, sizeof(kKernels) / sizeof(kKernels[0])),
       creation_kernels(),
+      view_kernels(),
+      split_stack_kernels(),
+      repeat_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
