@@ -32,6 +32,25 @@ bool get_tensor_list(KernelRuntimeContext& ctx, Args args, size_t i, const char*
   return true;
 }
 
+bool get_opt_double_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                         ArrayRef<double>* values, bool* has) {
+  *has = !args[i]->isNone();
+  if (!*has) return true;
+  if (!args[i]->isDoubleList()) {
+    PK_FAIL(ctx, op, "argument %zu must be a float list, got tag %s", i,
+            tag_to_string(args[i]->tag));
+    return false;
+  }
+  *values = args[i]->toDoubleList();
+  return true;
+}
+
+bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                    double* value, bool* has) {
+  *has = !args[i]->isNone();
+  return !*has || get_double(ctx, args, i, op, value);
+}
+
 bool check_numel(KernelRuntimeContext& ctx, const Shape& shape, const char* op) {
   int64_t n = 1;
   for (int d = 0; d < shape.n; ++d) {

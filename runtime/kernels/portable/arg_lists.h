@@ -14,6 +14,14 @@ namespace portable {
 bool get_tensor_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
                      ArrayRef<EValue*>* entries);
 
+// A float[]? argument: None -> has=false.
+bool get_opt_double_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                         ArrayRef<double>* values, bool* has);
+
+// A float? argument: None -> has=false.
+bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
+                    double* value, bool* has);
+
 // A shape from a size list: every size in [0, INT32_MAX], at most kMaxDim
 // of them, and a product that fits in int64.
 bool shape_from_sizes(KernelRuntimeContext& ctx, const IntList& sizes, const char* op,

@@ -13,6 +13,7 @@ Span<const Kernel> creation_kernels();     // creation_ops.cpp
 Span<const Kernel> view_kernels();         // view_ops.cpp
 Span<const Kernel> split_stack_kernels();  // split_stack_ops.cpp
 Span<const Kernel> repeat_kernels();       // repeat_ops.cpp
+Span<const Kernel> upsample_kernels();     // upsample_ops.cpp
 
 } // namespace portable
 } // namespace runtime

@@ -74,6 +74,7 @@ void register_builtin_kernels() {
       view_kernels(),
       split_stack_kernels(),
       repeat_kernels(),
+      upsample_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
