@@ -45,8 +45,8 @@ bool get_opt_double_list(KernelRuntimeContext& ctx, Args args, size_t i, const c
   return true;
 }
 
-bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                    double* value, bool* has) {
+bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, double* value,
+                    bool* has) {
   *has = !args[i]->isNone();
   return !*has || get_double(ctx, args, i, op, value);
 }

@@ -19,8 +19,8 @@ bool get_opt_double_list(KernelRuntimeContext& ctx, Args args, size_t i, const c
                          ArrayRef<double>* values, bool* has);
 
 // A float? argument: None -> has=false.
-bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                    double* value, bool* has);
+bool get_opt_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, double* value,
+                    bool* has);
 
 // A shape from a size list: every size in [0, INT32_MAX], at most kMaxDim
 // of them, and a product that fits in int64.
@@ -36,8 +36,7 @@ inline void move_elem(ScalarType st, const void* src, size_t si, ScalarType dt, 
                       size_t di) {
   if (st == dt) {
     const size_t es = elementSizeOrZero(st);
-    std::memcpy(static_cast<char*>(dst) + di * es, static_cast<const char*>(src) + si * es,
-                es);
+    std::memcpy(static_cast<char*>(dst) + di * es, static_cast<const char*>(src) + si * es, es);
   } else if (isFloatingType(st) || isFloatingType(dt)) {
     store_d(dt, dst, di, load_d(st, src, si));
   } else {

@@ -17,8 +17,7 @@ Tensor* sized_out(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out
   if (!check_nargs(ctx, args, nargs, name)) return nullptr;
   IntList sizes;
   Shape shape;
-  if (!get_int_list(ctx, args, 0, name, &sizes) ||
-      !shape_from_sizes(ctx, sizes, name, &shape)) {
+  if (!get_int_list(ctx, args, 0, name, &sizes) || !shape_from_sizes(ctx, sizes, name, &shape)) {
     return nullptr;
   }
   Tensor* out = get_tensor(ctx, args, out_idx, name);

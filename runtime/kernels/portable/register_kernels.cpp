@@ -75,6 +75,9 @@ void register_builtin_kernels() {
       split_stack_kernels(),
       repeat_kernels(),
       upsample_kernels(),
+      norm_stats_kernels(),
+      reduce_kernels(),
+      minmax_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);

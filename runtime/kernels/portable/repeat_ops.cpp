@@ -85,7 +85,8 @@ void repeat_interleave_tensor_out(KernelRuntimeContext& ctx, Args args) {
   size_t k = 0;
   for (size_t i = 0; i < n; ++i) {
     const int64_t r = load_i(t, reps->const_data_ptr(), i);
-    for (int64_t j = 0; j < r; ++j) store_i(t, out->mutable_data_ptr(), k++, static_cast<int64_t>(i));
+    for (int64_t j = 0; j < r; ++j)
+      store_i(t, out->mutable_data_ptr(), k++, static_cast<int64_t>(i));
   }
 }
 

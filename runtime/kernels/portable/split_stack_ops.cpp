@@ -87,8 +87,8 @@ void split_copy_tensor_out(KernelRuntimeContext& ctx, Args args) {
   Tensor* in = get_tensor(ctx, args, 0, name);
   int64_t split, dim;
   ArrayRef<EValue*> outs;
-  if (in == nullptr || !get_int(ctx, args, 1, name, &split) ||
-      !get_int(ctx, args, 2, name, &dim) || !get_tensor_list(ctx, args, 3, name, &outs)) {
+  if (in == nullptr || !get_int(ctx, args, 1, name, &split) || !get_int(ctx, args, 2, name, &dim) ||
+      !get_tensor_list(ctx, args, 3, name, &outs)) {
     return;
   }
   if (in->dim() == 0) {
@@ -105,8 +105,7 @@ void split_copy_tensor_out(KernelRuntimeContext& ctx, Args args) {
   // As ATen: ceil(n / split) chunks, at least one; the last may be short.
   const int64_t chunks = split == 0 ? 1 : (n == 0 ? 1 : (n - 1) / split + 1);
   if (static_cast<int64_t>(outs.size()) != chunks) {
-    PK_FAIL(ctx, name, "%zu outputs for %lld chunks", outs.size(),
-            static_cast<long long>(chunks));
+    PK_FAIL(ctx, name, "%zu outputs for %lld chunks", outs.size(), static_cast<long long>(chunks));
     return;
   }
   for (int64_t c = 0; c < chunks; ++c) {
@@ -138,8 +137,7 @@ void unbind_copy_int_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   for (size_t i = 0; i < outs.size(); ++i) {
-    if (!copy_chunk(ctx, *in, dim, static_cast<int64_t>(i), 1, false, outs[i]->toTensor(),
-                    name)) {
+    if (!copy_chunk(ctx, *in, dim, static_cast<int64_t>(i), 1, false, outs[i]->toTensor(), name)) {
       return;
     }
   }

@@ -15,7 +15,7 @@ namespace {
 struct Resample {
   int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
   bool has_scales = false;
-  double scale_h = 0, scale_w = 0;  // the scale_factors argument (out / in)
+  double scale_h = 0, scale_w = 0; // the scale_factors argument (out / in)
   int64_t istr[4] = {}, ostr[4] = {};
 };
 
@@ -64,9 +64,8 @@ bool plan_resample(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, boo
 }
 
 // Reads output_size? and scale_factors? (two values when given).
-bool read_resample_args(KernelRuntimeContext& ctx, Args args, size_t size_idx,
-                        size_t scales_idx, const char* name, bool* has_size, IntList* size,
-                        Resample* r) {
+bool read_resample_args(KernelRuntimeContext& ctx, Args args, size_t size_idx, size_t scales_idx,
+                        const char* name, bool* has_size, IntList* size, Resample* r) {
   ArrayRef<double> scales;
   if (!get_opt_int_list(ctx, args, size_idx, name, size, has_size) ||
       !get_opt_double_list(ctx, args, scales_idx, name, &scales, &r->has_scales)) {
@@ -119,9 +118,9 @@ void upsample_nearest2d_vec_out(KernelRuntimeContext& ctx, Args args) {
         const int64_t iy = nearest_source(y, r.in_h, r.out_h, sh);
         for (int64_t x = 0; x < r.out_w; ++x) {
           const int64_t ix = nearest_source(x, r.in_w, r.out_w, sw);
-          move_elem(t, in->const_data_ptr(), static_cast<size_t>(ib + iy * r.istr[2] + ix * r.istr[3]),
-                    t, out->mutable_data_ptr(),
-                    static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]));
+          move_elem(
+              t, in->const_data_ptr(), static_cast<size_t>(ib + iy * r.istr[2] + ix * r.istr[3]), t,
+              out->mutable_data_ptr(), static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]));
         }
       }
     }
@@ -144,12 +143,12 @@ double area_scale(int64_t in, int64_t out, bool align_corners, bool has_scale, d
 
 Taps bilinear_taps(int64_t o, int64_t in, int64_t out, double step, bool align_corners) {
   Taps t;
-  if (in == out) {  // ATen copies then, whatever the scale factor says
+  if (in == out) { // ATen copies then, whatever the scale factor says
     t.i0 = t.i1 = o;
     return t;
   }
-  double src = align_corners ? step * static_cast<double>(o)
-                             : step * (static_cast<double>(o) + 0.5) - 0.5;
+  double src =
+      align_corners ? step * static_cast<double>(o) : step * (static_cast<double>(o) + 0.5) - 0.5;
   if (src < 0) src = 0;
   t.i0 = static_cast<int64_t>(src);
   if (t.i0 > in - 1) t.i0 = in - 1;
@@ -258,7 +257,8 @@ void upsample_bilinear2d_aa_out(KernelRuntimeContext& ctx, Args args) {
             double row = 0;
             const int64_t rb = ib + (ty.first + j) * r.istr[2];
             for (int64_t k = 0; k < tx.count; ++k) {
-              row += tx.weight(k) * load_d(t, ip, static_cast<size_t>(rb + (tx.first + k) * r.istr[3]));
+              row += tx.weight(k) *
+                     load_d(t, ip, static_cast<size_t>(rb + (tx.first + k) * r.istr[3]));
             }
             acc += ty.weight(j) * row;
           }

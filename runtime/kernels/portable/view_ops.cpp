@@ -74,8 +74,7 @@ void as_strided_copy_out(KernelRuntimeContext& ctx, Args args) {
   int64_t off = 0;
   bool has_off = false;
   if (!get_int_list(ctx, args, 1, name, &size) || !get_int_list(ctx, args, 2, name, &stride) ||
-      !get_opt_int(ctx, args, 3, name, &off, &has_off) ||
-      !shape_from_sizes(ctx, size, name, &vs)) {
+      !get_opt_int(ctx, args, 3, name, &off, &has_off) || !shape_from_sizes(ctx, size, name, &vs)) {
     return;
   }
   if (stride.n != size.n) {
@@ -86,7 +85,7 @@ void as_strided_copy_out(KernelRuntimeContext& ctx, Args args) {
     PK_FAIL(ctx, name, "negative storage_offset %lld", static_cast<long long>(off));
     return;
   }
-  int64_t last = off;  // the largest element offset the view reads
+  int64_t last = off; // the largest element offset the view reads
   for (size_t d = 0; d < size.n && vs.numel() > 0; ++d) {
     int64_t step;
     if (stride.v[d] < 0 ||
@@ -225,10 +224,8 @@ void shuffle_copy(const Tensor& in, Tensor& out, int64_t r, bool shuffle) {
     pv[d] = ps[d];
     sv[d] = ss[d];
   }
-  const int64_t sizes[5] = {spread.size(lead), packed.size(lead + 1), r,
-                            packed.size(lead + 2), r};
-  const int64_t pstr[5] = {ps[lead] * r * r, ps[lead + 1], ps[lead] * r, ps[lead + 2],
-                           ps[lead]};
+  const int64_t sizes[5] = {spread.size(lead), packed.size(lead + 1), r, packed.size(lead + 2), r};
+  const int64_t pstr[5] = {ps[lead] * r * r, ps[lead + 1], ps[lead] * r, ps[lead + 2], ps[lead]};
   const int64_t sstr[5] = {ss[lead], ss[lead + 1] * r, ss[lead + 1], ss[lead + 2] * r,
                            ss[lead + 2]};
   for (int k = 0; k < 5; ++k) {
@@ -258,7 +255,7 @@ void pixel_shuffle_impl(KernelRuntimeContext& ctx, Args args, const char* name, 
             static_cast<long long>(r));
     return;
   }
-  int64_t spread_c = 0;  // c * r * r, checked: r may be as large as h
+  int64_t spread_c = 0; // c * r * r, checked: r may be as large as h
   if (!shuffle && __builtin_mul_overflow(c, r * r, &spread_c)) spread_c = INT64_MAX;
   const int64_t sizes[3] = {shuffle ? c / (r * r) : spread_c, shuffle ? h * r : h / r,
                             shuffle ? w * r : w / r};
