@@ -81,6 +81,14 @@ void register_builtin_kernels() {
       index_kernels(),
       lane_kernels(),
       copy_kernels(),
+      creation_kernels(),
+      view_kernels(),
+      split_stack_kernels(),
+      repeat_kernels(),
+      upsample_kernels(),
+      norm_stats_kernels(),
+      reduce_kernels(),
+      minmax_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
