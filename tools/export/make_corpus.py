@@ -396,8 +396,9 @@ def _kv_decoder(max_seq=64):
         def forward(self, tokens, input_pos):
             x = self.emb(tokens)
             cos, sin = self.cos[input_pos], self.sin[input_pos]
-            # Causal over the whole cache: query at position p sees keys <= p.
-            mask = self.positions.unsqueeze(0) <= input_pos.unsqueeze(1)
+            # Causal over the whole cache: query at position p sees keys <= p;
+            # [1, 1, T, max_seq], the mask layout upstream's CUDA SDPA takes.
+            mask = (self.positions.unsqueeze(0) <= input_pos.unsqueeze(1))[None, None]
             for layer in self.layers:
                 x = layer(x, input_pos, cos, sin, mask)
             return self.out(self.norm(x))

@@ -1,5 +1,6 @@
 #include "aoti/model.h"
 #include "aoti/device_pool.h"
+#include "aoti/weights_check.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -8,9 +9,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 #include <executorch/runtime/platform/log.h>
@@ -74,6 +78,123 @@ bool bind(void* dl, const char* name, F* out, bool required, const char* label) 
   return true;
 }
 
+bool bind_api(void* dl, ContainerApi& a, const char* label) {
+  const bool ok =
+      bind(dl, "AOTInductorModelContainerCreateWithDevice", &a.create_with_device, true,
+           label) &&
+      bind(dl, "AOTInductorModelContainerDelete", &a.destroy, true, label) &&
+      bind(dl, "AOTInductorModelContainerRun", &a.run, true, label) &&
+      bind(dl, "AOTInductorModelContainerGetNumInputs", &a.num_inputs, true, label) &&
+      bind(dl, "AOTInductorModelContainerGetNumOutputs", &a.num_outputs, true, label);
+  bind(dl, "AOTInductorModelContainerGetNumConstants", &a.num_constants, false, label);
+  bind(dl, "AOTInductorModelContainerGetConstantName", &a.constant_name, false, label);
+  bind(dl, "AOTInductorModelContainerGetConstantDtype", &a.constant_dtype, false, label);
+  bind(dl, "AOTInductorModelContainerGetConstantDataSize", &a.constant_data_size, false,
+       label);
+  bind(dl, "AOTInductorModelContainerGetConstantFromFolded", &a.constant_from_folded, false,
+       label);
+  bind(dl, "AOTInductorModelUpdateConstantsFromBlob", &a.update_constants_from_blob, false,
+       label);
+  return ok;
+}
+
+bool write_all(int fd, const char* p, size_t left) {
+  while (left > 0) {
+    const ssize_t w = write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+// The dynamic loader matches an already loaded object by its NAME before it
+// looks at the file: once an earlier model's memfd is closed, a new memfd
+// can get the same descriptor number, and dlopen("/proc/self/fd/N") would
+// silently hand back the EARLIER model's .so (its Run then fills our output
+// slots with that model's tensors). Moves to a descriptor number whose path
+// names no loaded object and writes that path; every descriptor used on the
+// way is appended to `fds` (the caller keeps them open until the dlopen is
+// done, so the numbers cannot come back meanwhile).
+bool fresh_fd_path(std::vector<int>& fds, char (&path)[64], const char* label) {
+  for (;;) {
+    std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fds.back());
+    void* existing = dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (existing == nullptr) return true;
+    dlclose(existing);
+    const int next = fcntl(fds.back(), F_DUPFD_CLOEXEC, fds.back() + 1);
+    if (next < 0 || fds.size() >= 64) {
+      ET_LOG(Error, "CudaBackend[%s]: no free descriptor name for the model .so: %s", label,
+             next < 0 ? std::strerror(errno) : "too many loaded models");
+      if (next >= 0) close(next);
+      return false;
+    }
+    fds.push_back(next);
+  }
+}
+
+// Writes the .so to an anonymous, never-named file (nothing in a shared
+// directory to race on) and dlopens it RTLD_LOCAL|RTLD_NOW.
+Result<void*> open_from_memory(const void* so, size_t so_size, const char* label) {
+  const int fd = memfd_create("executorch_cuda_model", MFD_CLOEXEC);
+  ET_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "CudaBackend[%s]: memfd_create failed: %s",
+                           label, std::strerror(errno));
+  std::vector<int> fds{fd};
+  auto close_all = [&fds] {
+    for (int f : fds) close(f);  // a mapping keeps the memory alive
+  };
+  if (!write_all(fd, static_cast<const char*>(so), so_size)) {
+    ET_LOG(Error, "CudaBackend[%s]: writing the model to a memfd failed: %s", label,
+           std::strerror(errno));
+    close_all();
+    return Error::AccessFailed;
+  }
+  char path[64];
+  if (!fresh_fd_path(fds, path, label)) {
+    close_all();
+    return Error::AccessFailed;
+  }
+  void* dl = dlopen(path, RTLD_LOCAL | RTLD_NOW);
+  close_all();
+  ET_CHECK_OR_RETURN_ERROR(dl != nullptr, InvalidProgram,
+                           "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
+                           dlerror());
+  return dl;
+}
+
+// The container's constant table, for checking a weights blob against it.
+Result<std::vector<ConstantInfo>> read_constants(const ContainerApi& a, ContainerHandle c,
+                                                 size_t n, const char* label) {
+  ET_CHECK_OR_RETURN_ERROR(a.constant_data_size != nullptr && a.constant_dtype != nullptr,
+                           InvalidProgram,
+                           "CudaBackend[%s]: the model .so does not export "
+                           "AOTInductorModelContainerGetConstantDataSize/GetConstantDtype: its "
+                           "weights blob cannot be checked",
+                           label);
+  std::vector<ConstantInfo> table(n);
+  for (size_t i = 0; i < n; ++i) {
+    ConstantInfo& info = table[i];
+    const char* name = nullptr;
+    size_t bytes = 0;
+    if (a.constant_name != nullptr && a.constant_name(c, i, &name) == 0 && name != nullptr) {
+      info.name = name;
+    } else {
+      info.name = "#" + std::to_string(i);
+    }
+    const bool ok = a.constant_dtype(c, i, &info.dtype) == 0 &&
+                    a.constant_data_size(c, i, &bytes) == 0 &&
+                    (a.constant_from_folded == nullptr ||
+                     a.constant_from_folded(c, i, &info.from_folded) == 0);
+    ET_CHECK_OR_RETURN_ERROR(ok, InvalidProgram,
+                             "CudaBackend[%s]: the model could not describe its constant %zu "
+                             "'%s'",
+                             label, i, info.name.c_str());
+    info.data_size = bytes;
+  }
+  return table;
+}
+
 } // namespace
 
 Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const void* weights,
@@ -86,136 +207,89 @@ Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const voi
                            "CudaBackend[%s]: model .so blob is not an ELF file", label);
   Error err = promote_to_global_scope();
   if (err != Error::Ok) return err;
-
-  // An anonymous, never-named file: nothing in a shared directory to race on.
-  int fd = memfd_create("executorch_cuda_model", MFD_CLOEXEC);
-  ET_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "CudaBackend[%s]: memfd_create failed: %s",
-                           label, std::strerror(errno));
-  const char* p = static_cast<const char*>(so);
-  size_t left = so_size;
-  while (left > 0) {
-    ssize_t w = write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      ET_LOG(Error, "CudaBackend[%s]: writing the model to a memfd failed: %s", label,
-             std::strerror(errno));
-      close(fd);
-      return Error::AccessFailed;
-    }
-    p += w;
-    left -= static_cast<size_t>(w);
-  }
-  // The dynamic loader matches an already loaded object by its NAME before it
-  // looks at the file: once an earlier model's memfd is closed, this memfd
-  // can get the same descriptor number, and dlopen("/proc/self/fd/N") would
-  // silently hand back the EARLIER model's .so (its Run then fills our
-  // output slots with that model's tensors). Move to a descriptor number
-  // whose path names no loaded object; keep the superseded descriptors open
-  // until the load is done so the numbers cannot come back meanwhile.
-  char path[64];
-  std::vector<int> fds{fd};
-  for (;;) {
-    std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fds.back());
-    void* existing = dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-    if (existing == nullptr) break;
-    dlclose(existing);
-    const int next = fcntl(fds.back(), F_DUPFD_CLOEXEC, fds.back() + 1);
-    if (next < 0 || fds.size() >= 64) {
-      ET_LOG(Error, "CudaBackend[%s]: no free descriptor name for the model .so: %s", label,
-             next < 0 ? std::strerror(errno) : "too many loaded models");
-      if (next >= 0) close(next);
-      for (int f : fds) close(f);
-      return Error::AccessFailed;
-    }
-    fds.push_back(next);
-  }
-  void* dl = dlopen(path, RTLD_LOCAL | RTLD_NOW);
-  for (int f : fds) close(f);  // the mapping keeps the memory alive
-  if (dl == nullptr) {
-    ET_LOG(Error, "CudaBackend[%s]: dlopen of the model .so failed: %s", label, dlerror());
-    return Error::InvalidProgram;
-  }
-
-  auto* m = new (std::nothrow) LoadedModel();
+  Result<void*> dl = open_from_memory(so, so_size, label);
+  if (!dl.ok()) return dl.error();
+  std::unique_ptr<LoadedModel> m(new (std::nothrow) LoadedModel());
   if (m == nullptr) {
-    dlclose(dl);
+    dlclose(*dl);
     return Error::MemoryAllocationFailed;
   }
-  m->dl_ = dl;
+  m->dl_ = *dl;
   m->label_ = label;
-  ContainerApi& a = m->api_;
-  bool ok = bind(dl, "AOTInductorModelContainerCreateWithDevice", &a.create_with_device, true,
-                 label) &&
-            bind(dl, "AOTInductorModelContainerDelete", &a.destroy, true, label) &&
-            bind(dl, "AOTInductorModelContainerRun", &a.run, true, label) &&
-            bind(dl, "AOTInductorModelContainerGetNumInputs", &a.num_inputs, true, label) &&
-            bind(dl, "AOTInductorModelContainerGetNumOutputs", &a.num_outputs, true, label);
-  bind(dl, "AOTInductorModelContainerGetNumConstants", &a.num_constants, false, label);
-  bind(dl, "AOTInductorModelUpdateConstantsFromBlob", &a.update_constants_from_blob, false,
-       label);
-  if (!ok) {
-    delete m;
-    return Error::InvalidProgram;
-  }
-  // Device index from "cuda:N".
-  if (std::strncmp(device, "cuda:", 5) == 0) m->device_index_ = std::atoi(device + 5);
-  cudaError_t ce = cudaSetDevice(m->device_index_);
-  if (ce != cudaSuccess) {
-    ET_LOG(Error, "CudaBackend[%s]: cudaSetDevice(%d): %s", label, m->device_index_,
-           cudaGetErrorString(ce));
-    delete m;
-    return Error::DelegateInvalidCompatibility;
-  }
-  if (a.create_with_device(&m->container_, 1, device, nullptr) != 0 ||
-      m->container_ == nullptr) {
-    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerCreateWithDevice(%s) failed",
-           label, device);
-    m->container_ = nullptr;
-    delete m;
-    return Error::InvalidProgram;
-  }
-  if (a.num_inputs(m->container_, &m->n_in_) != 0 ||
-      a.num_outputs(m->container_, &m->n_out_) != 0) {
-    ET_LOG(Error, "CudaBackend[%s]: could not read the model's input/output counts", label);
-    delete m;
-    return Error::InvalidProgram;
-  }
-  size_t n_const = 0;
-  if (a.num_constants != nullptr && a.num_constants(m->container_, &n_const) != 0) {
-    n_const = 0;
-  }
-  if (weights != nullptr && weights_size > 0) {
-    if (a.update_constants_from_blob == nullptr) {
-      ET_LOG(Error, "CudaBackend[%s]: model has no AOTInductorModelUpdateConstantsFromBlob",
-             label);
-      delete m;
-      return Error::InvalidProgram;
-    }
-    if (a.update_constants_from_blob(m->container_,
-                                     static_cast<const uint8_t*>(weights)) != 0) {
-      ET_LOG(Error, "CudaBackend[%s]: loading %zu bytes of weights failed", label,
-             weights_size);
-      delete m;
-      return Error::InvalidExternalData;
-    }
-  } else if (n_const > 0) {
-    ET_LOG(Error, "CudaBackend[%s]: the model has %zu constants but no weights blob was found",
-           label, n_const);
-    delete m;
-    return Error::InvalidExternalData;
-  }
-  // Blocking stream: ordered with the legacy default stream, which the
-  // et_copy kernels use when no caller stream is set.
-  ce = cudaStreamCreate(&m->stream_);
-  if (ce != cudaSuccess) {
-    ET_LOG(Error, "CudaBackend[%s]: cudaStreamCreate: %s", label, cudaGetErrorString(ce));
-    m->stream_ = nullptr;
-    delete m;
-    return Error::DelegateMemoryAllocationFailed;
-  }
+  if (!bind_api(m->dl_, m->api_, label)) return Error::InvalidProgram;
+  err = m->create_container(device);
+  if (err == Error::Ok) err = m->load_weights(weights, weights_size);
+  if (err == Error::Ok) err = m->create_stream();
+  if (err != Error::Ok) return err;
   pool_model_created(m->device_index_);
   m->pool_counted_ = true;
-  return m;
+  return m.release();
+}
+
+Error LoadedModel::create_container(const char* device) {
+  const char* label = label_.c_str();
+  // Device index from "cuda:N".
+  if (std::strncmp(device, "cuda:", 5) == 0) device_index_ = std::atoi(device + 5);
+  const cudaError_t ce = cudaSetDevice(device_index_);
+  ET_CHECK_OR_RETURN_ERROR(ce == cudaSuccess, DelegateInvalidCompatibility,
+                           "CudaBackend[%s]: cudaSetDevice(%d): %s", label, device_index_,
+                           cudaGetErrorString(ce));
+  if (api_.create_with_device(&container_, 1, device, nullptr) != 0 ||
+      container_ == nullptr) {
+    container_ = nullptr;
+    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerCreateWithDevice(%s) failed",
+           label, device);
+    return Error::InvalidProgram;
+  }
+  ET_CHECK_OR_RETURN_ERROR(api_.num_inputs(container_, &n_in_) == 0 &&
+                               api_.num_outputs(container_, &n_out_) == 0,
+                           InvalidProgram,
+                           "CudaBackend[%s]: could not read the model's input/output counts",
+                           label);
+  return Error::Ok;
+}
+
+Error LoadedModel::load_weights(const void* weights, size_t weights_size) {
+  const char* label = label_.c_str();
+  size_t n_const = 0;
+  if (api_.num_constants != nullptr && api_.num_constants(container_, &n_const) != 0) {
+    n_const = 0;
+  }
+  if (weights == nullptr || weights_size == 0) {
+    ET_CHECK_OR_RETURN_ERROR(n_const == 0, InvalidExternalData,
+                             "CudaBackend[%s]: the model has %zu constants but no weights "
+                             "blob was found",
+                             label, n_const);
+    return Error::Ok;
+  }
+  ET_CHECK_OR_RETURN_ERROR(api_.update_constants_from_blob != nullptr, InvalidProgram,
+                           "CudaBackend[%s]: model has no "
+                           "AOTInductorModelUpdateConstantsFromBlob",
+                           label);
+  // The model reads the blob by its own table and is given no size: check
+  // the table against the blob first.
+  Result<std::vector<ConstantInfo>> table = read_constants(api_, container_, n_const, label);
+  if (!table.ok()) return table.error();
+  const Error err = check_weights_blob(*table, weights_size, label);
+  if (err != Error::Ok) return err;
+  ET_CHECK_OR_RETURN_ERROR(
+      api_.update_constants_from_blob(container_, static_cast<const uint8_t*>(weights)) == 0,
+      InvalidExternalData, "CudaBackend[%s]: loading %zu bytes of weights failed", label,
+      weights_size);
+  return Error::Ok;
+}
+
+Error LoadedModel::create_stream() {
+  // Blocking stream: ordered with the legacy default stream, which the
+  // et_copy kernels use when no caller stream is set.
+  const cudaError_t ce = cudaStreamCreate(&stream_);
+  if (ce != cudaSuccess) {
+    stream_ = nullptr;
+    ET_LOG(Error, "CudaBackend[%s]: cudaStreamCreate: %s", label_.c_str(),
+           cudaGetErrorString(ce));
+    return Error::DelegateMemoryAllocationFailed;
+  }
+  return Error::Ok;
 }
 
 LoadedModel::~LoadedModel() {

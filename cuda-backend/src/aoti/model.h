@@ -27,8 +27,13 @@ struct ContainerApi {
                    void*) = nullptr;
   AOTIError (*num_inputs)(ContainerHandle, size_t*) = nullptr;
   AOTIError (*num_outputs)(ContainerHandle, size_t*) = nullptr;
-  AOTIError (*num_constants)(ContainerHandle, size_t*) = nullptr;                // optional
-  AOTIError (*update_constants_from_blob)(ContainerHandle, const uint8_t*) = nullptr;  // optional
+  // Optional: a model without constants may lack them.
+  AOTIError (*num_constants)(ContainerHandle, size_t*) = nullptr;
+  AOTIError (*constant_name)(ContainerHandle, size_t, const char**) = nullptr;
+  AOTIError (*constant_dtype)(ContainerHandle, size_t, int32_t*) = nullptr;
+  AOTIError (*constant_data_size)(ContainerHandle, size_t, size_t*) = nullptr;
+  AOTIError (*constant_from_folded)(ContainerHandle, size_t, bool*) = nullptr;
+  AOTIError (*update_constants_from_blob)(ContainerHandle, const uint8_t*) = nullptr;
 };
 
 // One loaded model: the dlopen handle and one container.
@@ -36,7 +41,8 @@ class LoadedModel {
  public:
   // Writes `so` to an anonymous memfd, dlopens it RTLD_LOCAL|RTLD_NOW (after
   // making this library and libcudart global), creates a container on
-  // `device`, and loads `weights` (may be null when the model has none).
+  // `device`, and loads `weights` (may be null when the model has none)
+  // once they are checked against the model's constant table.
   static runtime::Result<LoadedModel*> load(const void* so, size_t so_size,
                                             const void* weights, size_t weights_size,
                                             const char* device, const char* label);
@@ -54,6 +60,9 @@ class LoadedModel {
 
  private:
   LoadedModel() = default;
+  runtime::Error create_container(const char* device);
+  runtime::Error load_weights(const void* weights, size_t weights_size);
+  runtime::Error create_stream();
   void* dl_ = nullptr;
   ContainerApi api_;
   ContainerHandle container_ = nullptr;

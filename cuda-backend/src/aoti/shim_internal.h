@@ -12,6 +12,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "aoti/dtype.h"
+
 namespace executorch {
 namespace backends {
 namespace cuda {
@@ -28,17 +30,6 @@ namespace aoti {
       std::fputc('\n', stderr);                                                \
     }                                                                          \
   } while (0)
-
-// c10 codes (cuda-delegate.md 3.2).
-enum : int32_t {
-  kDtU8 = 0, kDtI8 = 1, kDtI16 = 2, kDtI32 = 3, kDtI64 = 4, kDtF16 = 5,
-  kDtF32 = 6, kDtF64 = 7, kDtBool = 11, kDtBF16 = 15, kDtF8E5M2 = 23,
-  kDtF8E4M3 = 24, kDtU16 = 27, kDtU32 = 28, kDtU64 = 29,
-};
-enum : int32_t { kDevCpu = 0, kDevCuda = 1 };
-
-// Bytes per element for a c10 dtype code; 0 when unknown.
-size_t dtype_size(int32_t dtype);
 
 // Storage: a block of memory shared by every tensor viewing it. Owned blocks
 // are released when the last view goes (device memory with cudaFreeAsync on

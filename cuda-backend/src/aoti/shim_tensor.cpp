@@ -89,21 +89,6 @@ std::string describe(const TensorObj* t) {
   return std::string(buf) + "sz=" + ints(t->sizes) + " str=" + ints(t->strides) + "}";
 }
 
-size_t dtype_size(int32_t d) {
-  switch (d) {
-    case kDtU8: case kDtI8: case kDtBool: case kDtF8E5M2: case kDtF8E4M3:
-      return 1;
-    case kDtI16: case kDtF16: case kDtBF16: case kDtU16:
-      return 2;
-    case kDtI32: case kDtF32: case kDtU32:
-      return 4;
-    case kDtI64: case kDtF64: case kDtU64:
-      return 8;
-    default:
-      return 0;
-  }
-}
-
 void storage_retain(Storage* s) { s->refs.fetch_add(1, std::memory_order_relaxed); }
 
 void storage_release(Storage* s) {

@@ -195,7 +195,7 @@ bool pool_prologue(KernelRuntimeContext& ctx, Args args, const char* name, Tenso
 //     dilation=1, ceil_mode=False, *, out, indices) -> (out, indices)
 void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::max_pool2d_with_indices.out";
-  if (!check_nargs2(ctx, args, 8, 10, name)) return;
+  if (!check_nargs_multi_out(ctx, args, 6, 2, name)) return;
   Tensor* in = get_tensor(ctx, args, 0, name);
   if (in == nullptr) return;
   bool ceil;

@@ -18,13 +18,21 @@ bool check_nargs(KernelRuntimeContext& ctx, Args args, size_t n, const char* op)
   return true;
 }
 
-bool check_nargs2(KernelRuntimeContext& ctx, Args args, size_t n1, size_t n2,
-                  const char* op) {
-  if (args.size() != n1 && args.size() != n2) {
-    PK_FAIL(ctx, op, "expected %zu or %zu arguments, got %zu", n1, n2, args.size());
+bool check_nargs_multi_out(KernelRuntimeContext& ctx, Args args, size_t n_in,
+                           size_t n_out, const char* op) {
+  if (!check_nargs(ctx, args, n_in + n_out + 1, op)) return false;
+  const EValue* ret = args[n_in + n_out];
+  if (!ret->isTensorList()) {
+    PK_FAIL(ctx, op, "argument %zu (the returned tuple) must be a tensor list, got tag %s",
+            n_in + n_out, tag_to_string(ret->tag));
     return false;
   }
-  return check_nargs(ctx, args, args.size(), op);
+  const size_t n = ret->payload.copyable_union.as_tensor_list.wrapped().size();
+  if (n != n_out) {
+    PK_FAIL(ctx, op, "the returned tuple has %zu entries, expected %zu", n, n_out);
+    return false;
+  }
+  return true;
 }
 
 Tensor* get_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op) {

@@ -65,10 +65,11 @@ inline Shape shape_of(const Tensor& t) {
 // ---- argument access -------------------------------------------------------
 
 bool check_nargs(KernelRuntimeContext& ctx, Args args, size_t n, const char* op);
-// Accepts either of two counts (ops with several outputs: the return tuple
-// may or may not be listed after the outs).
-bool check_nargs2(KernelRuntimeContext& ctx, Args args, size_t n1, size_t n2,
-                  const char* op);
+// Ops with several outputs, as upstream's emitter calls them: the n_in
+// schema inputs, the n_out outs, then the returned tuple as one TensorList
+// of n_out entries.
+bool check_nargs_multi_out(KernelRuntimeContext& ctx, Args args, size_t n_in,
+                           size_t n_out, const char* op);
 
 // Null on failure (ctx failed). Checks the tag, the dtype is known and the
 // tensor is on the CPU with a data pointer (unless it has no elements).

@@ -12,7 +12,7 @@ namespace portable {
 //     out0, out1, out2) -> (out0, out1, out2)
 void native_layer_norm_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::native_layer_norm.out";
-  if (!check_nargs2(ctx, args, 8, 11, name)) return;
+  if (!check_nargs_multi_out(ctx, args, 5, 3, name)) return;
   Tensor* in = get_tensor(ctx, args, 0, name);
   if (in == nullptr) return;
   IntList ns;
@@ -95,7 +95,7 @@ void native_layer_norm_out(KernelRuntimeContext& ctx, Args args) {
 //     running_var, momentum, eps, *, out0, out1, out2) -> (out0, out1, out2)
 void batch_norm_no_training_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::_native_batch_norm_legit_no_training.out";
-  if (!check_nargs2(ctx, args, 10, 13, name)) return;
+  if (!check_nargs_multi_out(ctx, args, 7, 3, name)) return;
   Tensor* in = get_tensor(ctx, args, 0, name);
   if (in == nullptr) return;
   Tensor *w = nullptr, *b = nullptr;

@@ -1,7 +1,8 @@
 // Portable kernels run from real programs: each test builds a .pte with
 // pte-writer whose instructions call upstream operator names with the
 // out-variant argument layout (schema args including out, then the return
-// value; int lists are IntLists of Int value indices), loads it with
+// value: several returned tensors as one TensorList; int lists are IntLists
+// of Int value indices), loads it with
 // Program::load + load_method (planned memory from MethodMeta), executes it
 // through the registered portable kernels and compares the outputs with
 // values derived here independently (exact, or double-precision formulas,
@@ -425,7 +426,7 @@ TEST(KernelPrograms, NativeLayerNormThreeOutputs) {
   const int32_t o1 = p.output(Dtype::Float, {2, 1});
   const int32_t o2 = p.output(Dtype::Float, {2, 1});
   p.call("aten::native_layer_norm", "out",
-         {x, p.ints({4}), w, b, p.d(1e-5), o0, o1, o2, o0, o1, o2});
+         {x, p.ints({4}), w, b, p.d(1e-5), o0, o1, o2, p.tensors({o0, o1, o2})});
   const std::vector<float> xv{1, 2, 3, 4, -2, 0, 1, 9}, wv{1, 0.5f, 2, -1}, bv{0, 1, -1, 0.5f};
   const Ran r = run(p, {f32({2, 4}, xv), f32({4}, wv), f32({4}, bv)});
   ASSERT_EQ(r.exec, Error::Ok);
@@ -455,7 +456,7 @@ TEST(KernelPrograms, LayerNormIntegerWeightFails) {
   const int32_t o1 = p.output(Dtype::Float, {1, 1});
   const int32_t o2 = p.output(Dtype::Float, {1, 1});
   p.call("aten::native_layer_norm", "out",
-         {x, p.ints({2}), w, p.none(), p.d(1e-5), o0, o1, o2, o0, o1, o2});
+         {x, p.ints({2}), w, p.none(), p.d(1e-5), o0, o1, o2, p.tensors({o0, o1, o2})});
   expect_exec_error(p, {f32({1, 2}, {1, 2}), i32({2}, {1, 1})});
 }
 
@@ -720,7 +721,7 @@ TEST(KernelPrograms, MaxPool2dWithIndices) {
   const int32_t ind = p.output(Dtype::Long, {1, 2, 2, 2});
   p.call("aten::max_pool2d_with_indices", "out",
          {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.ints({1, 1}), p.b(false), out, ind,
-          out, ind});
+          p.tensors({out, ind})});
   std::vector<float> xv;
   for (int k = 0; k < 32; ++k) xv.push_back(float((k * 11) % 17 - 8));
   const Ran r = run(p, {f32({1, 2, 4, 4}, xv)});
@@ -753,7 +754,7 @@ TEST(KernelPrograms, MaxPoolInt32IndicesFail) {
   const int32_t ind = p.output(Dtype::Int, {1, 1, 1, 1});
   p.call("aten::max_pool2d_with_indices", "out",
          {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.ints({1, 1}), p.b(false), out, ind,
-          out, ind});
+          p.tensors({out, ind})});
   expect_exec_error(p, {f32({1, 1, 2, 2}, {1, 2, 3, 4})});
 }
 
@@ -830,7 +831,7 @@ TEST(KernelPrograms, NativeBatchNormLegitNoTraining) {
   const int32_t o1 = p.tensor(Dtype::Float, {0});
   const int32_t o2 = p.tensor(Dtype::Float, {0});
   p.call("aten::_native_batch_norm_legit_no_training", "out",
-         {x, w, b, rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, out, o1, o2});
+         {x, w, b, rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1, o2})});
   const auto xv = seq(24, 0.5, -5);
   const std::vector<float> wv{1, 2, 0.5f}, bv{0, -1, 1}, rmv{0.5f, -1, 2}, rvv{1, 4, 0.25f};
   const Ran r = run(p, {f32({2, 3, 2, 2}, xv), f32({3}, wv), f32({3}, bv), f32({3}, rmv),
@@ -854,8 +855,47 @@ TEST(KernelPrograms, BatchNormIntegerInputFails) {
   const int32_t o1 = p.tensor(Dtype::Int, {0});
   const int32_t o2 = p.tensor(Dtype::Int, {0});
   p.call("aten::_native_batch_norm_legit_no_training", "out",
-         {x, p.none(), p.none(), rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, out, o1, o2});
+         {x, p.none(), p.none(), rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1, o2})});
   expect_exec_error(p, {i32({1, 2, 1, 1}, {1, 2}), f32({2}, {0, 0}), f32({2}, {1, 1})});
+}
+
+// Upstream's emitter passes the returned tuple as one list after the outs;
+// the layouts without it, or with each returned tensor listed on its own,
+// are rejected at execute() with an Error.
+TEST(KernelPrograms, MultiOutputOpsNeedTheReturnedTupleAsOneList) {
+  {
+    Prog p;
+    const int32_t x = p.input(Dtype::Float, {1, 2});
+    const int32_t o0 = p.output(Dtype::Float, {1, 2});
+    const int32_t o1 = p.tensor(Dtype::Float, {1, 1});
+    const int32_t o2 = p.tensor(Dtype::Float, {1, 1});
+    p.call("aten::native_layer_norm", "out",
+           {x, p.ints({2}), p.none(), p.none(), p.d(1e-5), o0, o1, o2, o0, o1, o2});
+    expect_exec_error(p, {f32({1, 2}, {1, 2})});
+  }
+  {
+    Prog p;
+    const int32_t x = p.input(Dtype::Float, {1, 1, 2, 2});
+    const int32_t out = p.output(Dtype::Float, {1, 1, 1, 1});
+    const int32_t ind = p.tensor(Dtype::Long, {1, 1, 1, 1});
+    p.call("aten::max_pool2d_with_indices", "out",
+           {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.ints({1, 1}), p.b(false), out,
+            ind});
+    expect_exec_error(p, {f32({1, 1, 2, 2}, {1, 2, 3, 4})});
+  }
+  {
+    // The list has the wrong number of entries.
+    Prog p;
+    const int32_t x = p.input(Dtype::Float, {1, 2, 1, 1});
+    const int32_t rm = p.input(Dtype::Float, {2});
+    const int32_t rv = p.input(Dtype::Float, {2});
+    const int32_t out = p.output(Dtype::Float, {1, 2, 1, 1});
+    const int32_t o1 = p.tensor(Dtype::Float, {0});
+    const int32_t o2 = p.tensor(Dtype::Float, {0});
+    p.call("aten::_native_batch_norm_legit_no_training", "out",
+           {x, p.none(), p.none(), rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1})});
+    expect_exec_error(p, {f32({1, 2, 1, 1}, {1, 2}), f32({2}, {0, 0}), f32({2}, {1, 1})});
+  }
 }
 
 // ---- prim ops -------------------------------------------------------------------------------------

@@ -292,7 +292,9 @@ TEST(ConvPool, MaxAndAvgPool) {
   auto o = out(ScalarType::Float, {1, 1, 2, 2});
   auto idx = out(ScalarType::Long, {1, 1, 2, 2});
   IntListArg k({2, 2}), s({1, 1}), p({0}), d({1});
-  std::vector<EValue> v{in->tensor(), k.ev(), s.ev(), p.ev(), d.ev(), EValue(false), o->tensor(), idx->tensor(), o->tensor(), idx->tensor()};
+  // Upstream's layout: 6 inputs, 2 outs, the returned tuple as one list.
+  TensorListArg ret({o.get(), idx.get()});
+  std::vector<EValue> v{in->tensor(), k.ev(), s.ev(), p.ev(), d.ev(), EValue(false), o->tensor(), idx->tensor(), ret.ev()};
   ASSERT_EQ(call("aten::max_pool2d_with_indices.out", v), Error::Ok);
   expect_close(o->values(), {5, 6, 8, 9});
   EXPECT_EQ(idx->values(), (std::vector<double>{4, 5, 7, 8}));
@@ -315,7 +317,8 @@ TEST(Norm, LayerNormAndBatchNorm) {
   auto o = out(ScalarType::Float, {2, 4});
   auto m = out(ScalarType::Float, {2, 1});
   auto r = out(ScalarType::Float, {2, 1});
-  std::vector<EValue> v{in->tensor(), ns.ev(), w->tensor(), b->tensor(), EValue(1e-5), o->tensor(), m->tensor(), r->tensor(), o->tensor(), m->tensor(), r->tensor()};
+  TensorListArg ret({o.get(), m.get(), r.get()});
+  std::vector<EValue> v{in->tensor(), ns.ev(), w->tensor(), b->tensor(), EValue(1e-5), o->tensor(), m->tensor(), r->tensor(), ret.ev()};
   ASSERT_EQ(call("aten::native_layer_norm.out", v), Error::Ok);
   const double k = 0.6324542671264065;
   expect_close(o->values(), {-2 * k, -k, 2 * k, 4 * k + 1, -2 * k, -k, 2 * k, 4 * k + 1});
@@ -327,7 +330,8 @@ TEST(Norm, LayerNormAndBatchNorm) {
   auto bo = out(ScalarType::Float, {1, 2, 2});
   auto e1 = out(ScalarType::Float, {0});
   auto e2 = out(ScalarType::Float, {0});
-  std::vector<EValue> bn{x->tensor(), EValue(), EValue(), rm->tensor(), rv->tensor(), EValue(0.1), EValue(0.0), bo->tensor(), e1->tensor(), e2->tensor()};
+  TensorListArg bret({bo.get(), e1.get(), e2.get()});
+  std::vector<EValue> bn{x->tensor(), EValue(), EValue(), rm->tensor(), rv->tensor(), EValue(0.1), EValue(0.0), bo->tensor(), e1->tensor(), e2->tensor(), bret.ev()};
   ASSERT_EQ(call("aten::_native_batch_norm_legit_no_training.out", bn), Error::Ok);
   expect_close(bo->values(), {0, 0.5, 1, 2});
 }

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""Side-by-side GPU benchmark on the GPU host, interleaved (issue 18's method).
+
+For each program (a corpus fixture made by tools/export/make_corpus.py with
+upstream's exporter: model.pte + aoti_cuda_blob.ptd + calls.txt) and each of
+--rounds rounds, in this order every round (ABAB...):
+  upstream   upstream ExecuTorch's executor_runner + CudaBackend (the
+             reference runtime, ../shared/tools/upstream-runtime): time of
+             method->execute() per iteration, host I/O as the program plans
+  ours       our executorch-run, the same program, --iterations N: time of
+             Method::execute() per iteration (same span as upstream's)
+  ours_graph the same with --backend-option CudaBackend:use_cuda_graph=true
+  torch_*    PyTorch on the same module (rebuilt from make_corpus.py with the
+             same seed): eager with device I/O, eager with host I/O
+             (x.cuda() -> model -> .cpu()), CUDA graph replay with host I/O
+             (static_in.copy_(host); replay; static_out.cpu()) from pageable
+             and from pinned host memory
+  aoti_shim  the program's own AOTInductor .so driven through torch's
+             aoti_torch_* shim via ctypes (device I/O), in a child process
+and once per round a cold start of each runtime: process start to exit
+after the first execute and its output (--iterations 1).
+Each cell: the round's median over N iterations; reported: the median of the
+round medians and the min-max spread; ratios are paired per round.
+Writes one JSON (raw) and prints a text summary; bench/make_results.py turns
+the JSON files in bench/results/ into RESULTS.md's GPU tables.
+
+  gpu_compare.py --ours BUILD --upstream RUNNER --fixtures DIR[,DIR...]
+                 [--rounds 7] [--iters 300] --json OUT.json
+"""
+import argparse
+import ctypes
+import json
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
+
+TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
+                "i64": "int64", "i32": "int32", "bool": "bool"}
+
+
+def parse_calls(d):
+    """[(method, [(dtype, dims, file)], [(dtype, dims, file)])] from calls.txt."""
+    calls = []
+    for line in open(os.path.join(d, "calls.txt")):
+        f = line.split()
+        if not f or f[0].startswith("#") or f[0] == "tolerance":
+            continue
+        if f[0] == "call":
+            calls.append((f[1], [], []))
+        else:
+            dims = [] if f[2] == "-" else [int(x) for x in f[2].split(",")]
+            calls[-1][1 if f[0] == "in" else 2].append((f[1], dims, f[3]))
+    return calls
+
+
+def bench_call(d, method):
+    """The first call of `method` (its inputs are what we time)."""
+    return next(c for c in parse_calls(d) if c[0] == method)
+
+
+def ptds(d):
+    return sorted(os.path.join(d, p) for p in os.listdir(d) if p.endswith(".ptd"))
+
+
+# ------------------------------------------------------------ runtimes
+def run_upstream(runner, d, method, iters):
+    call = bench_call(d, method)
+    ins = ",".join(os.path.join(d, f) for _, _, f in call[1])
+    args = [runner, "--model_path", os.path.join(d, "model.pte"), "--inputs", ins,
+            "--num_executions", str(iters), "--method_name", method,
+            "--output_file", "/tmp/gpu_compare_up", "--print_output", "none"]
+    for p in ptds(d):
+        args += ["--data_path", p]
+    t0 = time.perf_counter()
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    wall_ms = (time.perf_counter() - t0) * 1e3
+    times = [float(m) * 1e3 for m in re.findall(r"Iteration \d+ of \d+: ([0-9.]+) ms",
+                                                p.stdout + p.stderr)]
+    if p.returncode != 0 or not times:
+        tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
+        return {"error": f"rc {p.returncode}: {' | '.join(tail)[:300]}"}
+    return {"med": statistics.median(times), "wall_ms": wall_ms}
+
+
+def run_ours(build, d, method, iters, graph=False):
+    call = bench_call(d, method)
+    exe = os.path.join(build, "tools", "executorch-run", "executorch-run")
+    args = [exe, os.path.join(d, "model.pte"), "--method", method, "--iterations", str(iters),
+            "--json"]
+    for p in ptds(d):
+        args += ["--ptd", p]
+    for _, _, f in call[1]:
+        args += ["--input", "@" + os.path.join(d, f)]
+    if graph:
+        args += ["--backend-option", "CudaBackend:use_cuda_graph=true"]
+    t0 = time.perf_counter()
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    wall_ms = (time.perf_counter() - t0) * 1e3
+    try:
+        j = json.loads(p.stdout.strip().splitlines()[-1])
+        return {"med": float(j["timing_us"]["median"]), "wall_ms": wall_ms,
+                "out0": j["outputs"][0]["values"]}
+    except Exception:  # noqa: BLE001 - report what the run said
+        tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
+        return {"error": f"rc {p.returncode}: {' | '.join(tail)[:300]}"}
+
+
+# ------------------------------------------------------------ PyTorch side
+def load_tensor(torch, d, spec):
+    dtype, dims, f = spec
+    raw = bytearray(open(os.path.join(d, f), "rb").read())
+    t = torch.frombuffer(raw, dtype=torch.uint8) if raw else torch.empty(0, dtype=torch.uint8)
+    return t.view(getattr(torch, TORCH_DTYPES[dtype])).reshape(dims)
+
+
+def torch_model(name, method):
+    """The module make_corpus.py exported, rebuilt with the same seed."""
+    import make_corpus
+    if name == "kv_decoder":
+        model, _, _ = make_corpus.kv_methods("cuda")
+        return model
+    model, _, _, _ = make_corpus.build_single("cuda", name, "cuda")
+    return model
+
+
+def timed(fn, sync, iters):
+    times = []
+    for _ in range(iters):
+        t0 = time.perf_counter_ns()
+        fn()
+        sync()
+        times.append((time.perf_counter_ns() - t0) / 1e3)
+    return statistics.median(times)
+
+
+class TorchSide:
+    """Eager and CUDA-graph timings of one program's module."""
+
+    def __init__(self, name, d, method):
+        import torch
+        self.torch = torch
+        self.model = torch_model(name, method)
+        call = bench_call(d, method)
+        self.host = [load_tensor(torch, d, s) for s in call[1]]
+        self.pinned = [x.pin_memory() for x in self.host]
+        self.dev = [x.cuda() for x in self.host]
+        with torch.no_grad():
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(s):
+                for _ in range(3):
+                    self.model(*self.dev)
+            torch.cuda.current_stream().wait_stream(s)
+            self.static_in = [x.clone() for x in self.dev]
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.static_out = self.model(*self.static_in)
+
+    def measure(self, iters):
+        torch = self.torch
+        sync = torch.cuda.synchronize
+        m = self.model
+        r = {}
+        with torch.no_grad():
+            r["torch_eager"] = timed(lambda: m(*self.dev), sync, iters)
+            r["torch_eager_io"] = timed(lambda: m(*[x.cuda() for x in self.host]).cpu(), sync, iters)
+
+            def graph_io(src):
+                def run():
+                    for dst, x in zip(self.static_in, src):
+                        dst.copy_(x, non_blocking=True)
+                    self.graph.replay()
+                    return self.static_out.cpu()
+                return run
+            r["torch_graph_io_pageable"] = timed(graph_io(self.host), sync, iters)
+            r["torch_graph_io_pinned"] = timed(graph_io(self.pinned), sync, iters)
+        return {k: {"med": v} for k, v in r.items()}
+
+
+# ------------------------------------------------------------ AOTI .so via torch's shim
+def elf_blobs(data):
+    """Every ELF image embedded in a .pte (size from its section headers)."""
+    out, i = [], data.find(b"\x7fELF")
+    while i >= 0:
+        shoff, = struct.unpack_from("<Q", data, i + 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", data, i + 0x3A)
+        out.append(data[i:i + shoff + shentsize * shnum])
+        i = data.find(b"\x7fELF", i + shoff + shentsize * shnum)
+    return out
+
+
+def ptd_segment(ptd):
+    if ptd[8:12] != b"FH01":
+        raise RuntimeError(".ptd: no FH01 header")
+    _, _, _, base, size = struct.unpack_from("<IQQQQ", ptd, 12)
+    return ptd[base:base + size]
+
+
+def aoti_child(d, method, iters):
+    import torch
+    libdir = os.path.join(os.path.dirname(torch.__file__), "lib")
+    for lib in ("libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so"):
+        if os.path.exists(os.path.join(libdir, lib)):
+            ctypes.CDLL(os.path.join(libdir, lib), mode=ctypes.RTLD_GLOBAL)
+    shim = ctypes.CDLL(os.path.join(libdir, "libtorch_cuda.so"))
+    sos = elf_blobs(open(os.path.join(d, "model.pte"), "rb").read())
+    if len(sos) != 1:
+        raise RuntimeError(f"{len(sos)} .so blobs in model.pte: only one-delegate programs")
+    weights = ptd_segment(open(ptds(d)[0], "rb").read())
+    so_path = f"/tmp/aoti_cmp_{os.getpid()}.so"
+    open(so_path, "wb").write(sos[0])
+    torch.zeros(1, device="cuda")
+    lib = ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)
+    os.unlink(so_path)
+    h = ctypes.c_void_p()
+    if lib.AOTInductorModelContainerCreateWithDevice(ctypes.byref(h), ctypes.c_size_t(1),
+                                                     b"cuda", None) != 0:
+        raise RuntimeError("AOTInductorModelContainerCreateWithDevice failed")
+    wbuf = ctypes.create_string_buffer(weights, len(weights))
+    if lib.AOTInductorModelUpdateConstantsFromBlob(h, wbuf) != 0:
+        raise RuntimeError("AOTInductorModelUpdateConstantsFromBlob failed")
+    n_in, n_out = ctypes.c_size_t(), ctypes.c_size_t()
+    lib.AOTInductorModelContainerGetNumInputs(h, ctypes.byref(n_in))
+    lib.AOTInductorModelContainerGetNumOutputs(h, ctypes.byref(n_out))
+    xs = [load_tensor(torch, d, s).cuda() for s in bench_call(d, method)[1]]
+    codes = {torch.float32: shim.aoti_torch_dtype_float32(),
+             torch.bfloat16: shim.aoti_torch_dtype_bfloat16(),
+             torch.float16: shim.aoti_torch_dtype_float16(),
+             torch.int64: shim.aoti_torch_dtype_int64()}
+    dev = shim.aoti_torch_device_type_cuda()
+    shim.aoti_torch_create_tensor_from_blob.argtypes = [
+        ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
+        ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p]
+    shim.aoti_torch_delete_tensor_object.argtypes = [ctypes.c_void_p]
+    lib.AOTInductorModelContainerRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                                 ctypes.c_void_p, ctypes.c_size_t,
+                                                 ctypes.c_void_p, ctypes.c_void_p]
+    shapes = [((ctypes.c_int64 * x.dim())(*x.shape), (ctypes.c_int64 * x.dim())(*x.stride()))
+              for x in xs]
+    ins = (ctypes.c_void_p * n_in.value)()
+    outs = (ctypes.c_void_p * n_out.value)()
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+    def run():
+        for i, x in enumerate(xs):  # Run takes ownership of the input handles
+            if shim.aoti_torch_create_tensor_from_blob(
+                    ctypes.c_void_p(x.data_ptr()), x.dim(), shapes[i][0], shapes[i][1], 0,
+                    codes[x.dtype], dev, 0, ctypes.byref(ins, i * 8)) != 0:
+                raise RuntimeError("aoti_torch_create_tensor_from_blob failed")
+        if lib.AOTInductorModelContainerRun(h, ins, n_in, outs, n_out, stream, None) != 0:
+            raise RuntimeError("AOTInductorModelContainerRun failed")
+        for j in range(n_out.value):
+            shim.aoti_torch_delete_tensor_object(outs[j])
+
+    for _ in range(20):
+        run()
+    print("AOTI_RESULT " + json.dumps({"med": timed(run, torch.cuda.synchronize, iters)}),
+          flush=True)
+
+
+def run_aoti(d, method, iters):
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--aoti-child", d,
+                            "--method", method, "--iters", str(iters)],
+                           capture_output=True, text=True, timeout=240)
+    except subprocess.TimeoutExpired:
+        return {"error": "timeout"}
+    for line in p.stdout.splitlines():
+        if line.startswith("AOTI_RESULT "):
+            return json.loads(line[len("AOTI_RESULT "):])
+    tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+    return {"error": f"rc {p.returncode}: {tail[:200]}"}
+
+
+# ------------------------------------------------------------ driver
+def summarize(rounds):
+    """{column: {"median", "min", "max", "n"}} over the rounds' medians, and
+    paired ratios ours*/x per round."""
+    cols = {}
+    for r in rounds:
+        for k, v in r.items():
+            if isinstance(v, dict) and "med" in v:
+                cols.setdefault(k, []).append(v["med"])
+    out = {k: {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+           for k, v in cols.items()}
+    pairs = [("ours", "upstream"), ("ours", "torch_eager_io"), ("ours", "aoti_shim"),
+             ("ours_graph", "torch_graph_io_pageable"), ("ours_graph", "torch_graph_io_pinned"),
+             ("ours_cold", "upstream_cold")]
+    ratios = {}
+    for a, b in pairs:
+        v = [r[a]["med"] / r[b]["med"] for r in rounds
+             if "med" in r.get(a, {}) and "med" in r.get(b, {}) and r[b]["med"] > 0]
+        if v:
+            ratios[f"{a}/{b}"] = {"median": statistics.median(v), "min": min(v), "max": max(v),
+                                  "n": len(v)}
+    return out, ratios
+
+
+def one_round(a, d, name, method, torch_side):
+    r = {"upstream": run_upstream(a.upstream, d, method, a.iters),
+         "ours": run_ours(a.ours, d, method, a.iters),
+         "ours_graph": run_ours(a.ours, d, method, a.iters, graph=True)}
+    if torch_side is not None:
+        r.update(torch_side.measure(a.iters))
+    r["aoti_shim"] = run_aoti(d, method, a.iters)
+    cold_up = run_upstream(a.upstream, d, method, 1)
+    cold_ours = run_ours(a.ours, d, method, 1)
+    if "wall_ms" in cold_up:
+        r["upstream_cold"] = {"med": cold_up["wall_ms"]}
+    if "wall_ms" in cold_ours:
+        r["ours_cold"] = {"med": cold_ours["wall_ms"]}
+    for k in ("ours", "ours_graph"):
+        r[k].pop("out0", None)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ours")
+    ap.add_argument("--upstream")
+    ap.add_argument("--fixtures", default="")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--json")
+    ap.add_argument("--commit", default="")
+    ap.add_argument("--aoti-child")
+    ap.add_argument("--method", default="forward")
+    a = ap.parse_args()
+    if a.aoti_child:
+        aoti_child(a.aoti_child, a.method, a.iters)
+        return 0
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    programs = []
+    for spec in filter(None, a.fixtures.split(",")):
+        d, _, method = spec.partition(":")
+        programs.append((os.path.basename(d.rstrip("/")), d, method or "forward"))
+    sides = {}
+    for name, d, method in programs:
+        try:
+            sides[name] = TorchSide(name, d, method)
+        except Exception as e:  # noqa: BLE001 - the torch columns are then missing
+            print(f"{name}: torch side unavailable: {type(e).__name__}: {e}", flush=True)
+            sides[name] = None
+    results = {"commit": a.commit, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
+               "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
+               "rounds": a.rounds, "iters": a.iters, "programs": {}}
+    per = {name: [] for name, _, _ in programs}
+    for i in range(a.rounds):
+        for name, d, method in programs:
+            per[name].append(one_round(a, d, name, method, sides[name]))
+        print(f"round {i + 1}/{a.rounds} done", flush=True)
+    for name, d, method in programs:
+        cols, ratios = summarize(per[name])
+        errors = sorted({f"{k}: {v['error']}" for r in per[name] for k, v in r.items()
+                         if isinstance(v, dict) and "error" in v})
+        results["programs"][name] = {"method": method, "columns": cols, "ratios": ratios,
+                                     "errors": errors, "rounds": per[name]}
+        print(f"\n== {name} ({method}): median of {a.rounds} round medians [min-max], us")
+        for k, v in cols.items():
+            print(f"  {k:26} {v['median']:10.1f}  [{v['min']:.1f}-{v['max']:.1f}]")
+        for k, v in ratios.items():
+            print(f"  ratio {k:36} {v['median']:6.3f}  [{v['min']:.3f}-{v['max']:.3f}]")
+        for e in errors:
+            print("  error", e)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
