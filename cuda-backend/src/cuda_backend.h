@@ -41,6 +41,10 @@ class CudaBackend : public runtime::BackendInterface {
 
   void destroy(runtime::DelegateHandle* handle) const override;
 
+  // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches".
+  runtime::Error get_option(runtime::BackendOptionContext& context,
+                            runtime::Span<runtime::BackendOption>& options) override;
+
   // The CUDA runtime's message for why no device is usable ("" if one is).
   const char* unavailable_reason() const;
 };

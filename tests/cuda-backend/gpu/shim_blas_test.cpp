@@ -6,16 +6,6 @@
 // a GPU.
 #include "shim_test_util.h"
 
-extern "C" {
-AOTITorchError aoti_torch_cuda_mm_out(AtenTensorHandle out, AtenTensorHandle self,
-                                      AtenTensorHandle mat2);
-AOTITorchError aoti_torch_cuda_bmm_out(AtenTensorHandle out, AtenTensorHandle self,
-                                       AtenTensorHandle mat2);
-AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTensorHandle self,
-                                         AtenTensorHandle mat1, AtenTensorHandle mat2,
-                                         double beta, double alpha);
-}
-
 using namespace shim_test;
 
 namespace {

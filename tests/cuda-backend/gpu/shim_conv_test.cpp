@@ -11,17 +11,6 @@
 #include <thread>
 #include <utility>
 
-extern "C" {
-AOTITorchError aoti_torch_cuda_convolution(AtenTensorHandle input, AtenTensorHandle weight,
-                                           AtenTensorHandle* bias, const int64_t* stride,
-                                           int64_t stride_len, const int64_t* padding,
-                                           int64_t padding_len, const int64_t* dilation,
-                                           int64_t dilation_len, int32_t transposed,
-                                           const int64_t* output_padding,
-                                           int64_t output_padding_len, int64_t groups,
-                                           AtenTensorHandle* ret0);
-}
-
 using namespace shim_test;
 
 namespace {

@@ -11,27 +11,6 @@
 #include <functional>
 #include <string>
 
-extern "C" {
-AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(
-    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value, double dropout_p,
-    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
-    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
-    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8);
-AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(
-    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
-    AtenTensorHandle* ret2, AtenTensorHandle* ret3);
-AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(
-    AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
-    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
-    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8);
-AOTITorchError aoti_torch_get_numel(AtenTensorHandle h, int64_t* out);
-AOTITorchError aoti_torch_get_dtype(AtenTensorHandle h, int32_t* out);
-}
-
 using namespace shim_test;
 
 namespace {

@@ -1,7 +1,7 @@
 // Shared by the shim-level GPU tests: the aoti_torch_* C functions they call
-// (declared here from the ABI facts, exported by libexecutorch_cuda_backend),
-// device tensors made from host data, results copied back, bf16 conversion,
-// a skip (exit 77) without a CUDA device, and a failure counter.
+// (declared by the backend's aoti/shim.h), device tensors made from host
+// data, results copied back, bf16 conversion, a skip (exit 77) without a
+// CUDA device, and a failure counter.
 #pragma once
 
 #include <cmath>
@@ -14,25 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
-extern "C" {
-typedef void* AtenTensorHandle;
-typedef int32_t AOTITorchError;
-AOTITorchError aoti_torch_create_tensor_from_blob(void* data, int64_t ndim, const int64_t* sizes,
-                                                  const int64_t* strides, int64_t storage_offset,
-                                                  int32_t dtype, int32_t device_type,
-                                                  int32_t device_index, AtenTensorHandle* out);
-AOTITorchError aoti_torch_empty_strided(int64_t ndim, const int64_t* sizes,
-                                        const int64_t* strides, int32_t dtype,
-                                        int32_t device_type, int32_t device_index,
-                                        AtenTensorHandle* out);
-AOTITorchError aoti_torch_delete_tensor_object(AtenTensorHandle h);
-AOTITorchError aoti_torch_get_data_ptr(AtenTensorHandle h, void** out);
-AOTITorchError aoti_torch_get_sizes(AtenTensorHandle h, int64_t** out);
-AOTITorchError aoti_torch_get_strides(AtenTensorHandle h, int64_t** out);
-AOTITorchError aoti_torch_get_dim(AtenTensorHandle h, int64_t* out);
-AOTITorchError aoti_torch_create_cuda_stream_guard(void* stream, int32_t dev, void** out);
-AOTITorchError aoti_torch_delete_cuda_stream_guard(void* guard);
-}
+#include "aoti/shim.h"
 
 namespace shim_test {
 

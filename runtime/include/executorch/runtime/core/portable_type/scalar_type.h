@@ -4,27 +4,17 @@
 #include <cstdint>
 
 #include <executorch/runtime/core/portable_type/bfloat16.h>
+#include <executorch/runtime/core/portable_type/bits_types.h>
+#include <executorch/runtime/core/portable_type/complex.h>
 #include <executorch/runtime/core/portable_type/half.h>
+#include <executorch/runtime/core/portable_type/qint_types.h>
 
 namespace executorch {
 namespace runtime {
 namespace etensor {
 
-// Placeholder C types for element types the portable kernels never compute
-// with; they keep elementSize() right.
-struct alignas(4) ComplexHalf { Half real_, imag_; };
-struct alignas(8) ComplexFloat { float real_, imag_; };
-struct alignas(16) ComplexDouble { double real_, imag_; };
-struct alignas(1) qint8 { int8_t val_; };
-struct alignas(1) quint8 { uint8_t val_; };
-struct alignas(4) qint32 { int32_t val_; };
-struct alignas(1) quint4x2 { uint8_t val_; };
-struct alignas(1) quint2x4 { uint8_t val_; };
-struct alignas(1) bits1x8 { uint8_t val_; };
-struct alignas(1) bits2x4 { uint8_t val_; };
-struct alignas(1) bits4x2 { uint8_t val_; };
-struct alignas(1) bits8 { uint8_t val_; };
-struct alignas(2) bits16 { uint16_t val_; };
+// Float8 dtypes exist in the enum (their numbers are part of the format)
+// but nothing computes with them: storage only.
 struct alignas(1) Float8_e5m2 { uint8_t x; };
 struct alignas(1) Float8_e4m3fn { uint8_t x; };
 struct alignas(1) Float8_e5m2fnuz { uint8_t x; };
@@ -39,9 +29,10 @@ struct alignas(1) Float8_e4m3fnuz { uint8_t x; };
   _(::executorch::runtime::etensor::Half, Half)                       \
   _(float, Float)                                                     \
   _(double, Double)                                                   \
-  _(::executorch::runtime::etensor::ComplexHalf, ComplexHalf)         \
-  _(::executorch::runtime::etensor::ComplexFloat, ComplexFloat)       \
-  _(::executorch::runtime::etensor::ComplexDouble, ComplexDouble)     \
+  _(::executorch::runtime::etensor::complex<                          \
+        ::executorch::runtime::etensor::Half>, ComplexHalf)           \
+  _(::executorch::runtime::etensor::complex<float>, ComplexFloat)     \
+  _(::executorch::runtime::etensor::complex<double>, ComplexDouble)   \
   _(bool, Bool)                                                       \
   _(::executorch::runtime::etensor::qint8, QInt8)                     \
   _(::executorch::runtime::etensor::quint8, QUInt8)                   \
@@ -73,3 +64,9 @@ enum class ScalarType : int8_t {
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::ScalarType;
+} // namespace executor
+} // namespace torch

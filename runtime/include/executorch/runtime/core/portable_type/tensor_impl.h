@@ -13,11 +13,26 @@
 #include <executorch/runtime/core/portable_type/device.h>
 #include <executorch/runtime/core/portable_type/scalar_type.h>
 #include <executorch/runtime/core/tensor_shape_dynamism.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/export.h>
 
 namespace executorch {
 namespace runtime {
 namespace etensor {
+
+// The element count of a tensor of these sizes (1 for dim 0). Aborts on a
+// negative dim or size, or a count that overflows ssize_t.
+inline ssize_t compute_numel(const int32_t* sizes, ssize_t dim) {
+  ET_CHECK_MSG(dim >= 0, "Negative dim %zd", dim);
+  ET_CHECK_MSG(dim == 0 || sizes != nullptr, "No sizes for a %zd-dim tensor", dim);
+  ssize_t numel = 1;
+  for (ssize_t i = 0; i < dim; ++i) {
+    ET_CHECK_MSG(sizes[i] >= 0, "Size %d of dim %zd is negative", sizes[i], i);
+    ET_CHECK_MSG(!__builtin_mul_overflow(numel, sizes[i], &numel),
+                 "Element count overflows at dim %zd", i);
+  }
+  return numel;
+}
 
 class EXECUTORCH_API TensorImpl {
  public:
@@ -97,3 +112,9 @@ class EXECUTORCH_API TensorImpl {
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::compute_numel;
+} // namespace executor
+} // namespace torch

@@ -4,7 +4,7 @@
 // CallerStreamGuard is live, else on the legacy default stream (ordered with
 // the delegate's own blocking stream). A device-to-host copy waits for the
 // stream: the runtime reads the host tensor right after.
-#include "aoti/copy_kernels.h"
+#include "copy_kernels.h"
 
 #include <mutex>
 

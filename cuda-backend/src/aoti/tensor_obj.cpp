@@ -1,0 +1,139 @@
+#include "aoti/tensor_obj.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "aoti/device_pool.h"
+#include "aoti/trace.h"
+
+namespace executorch {
+namespace backends {
+namespace cuda {
+namespace aoti {
+
+void storage_retain(Storage* s) { s->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void storage_release(Storage* s) {
+  if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (s->owned && s->data != nullptr) {
+    if (s->device_type == kDevCuda) {
+      cudaError_t e = pool_free(s->data, s->stream);
+      if (e != cudaSuccess) {
+        std::fprintf(stderr, "[CudaBackend shim] cudaFreeAsync failed: %s\n",
+                     cudaGetErrorString(e));
+      }
+    } else {
+      std::free(s->data);
+    }
+  }
+  delete s;
+}
+
+bool TensorObj::is_contiguous() const {
+  int64_t expect = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] != 1 && strides[i] != expect) return false;
+    expect *= sizes[i];
+  }
+  return true;
+}
+
+static void fill_shape(TensorObj* t, int64_t ndim, const int64_t* sizes,
+                       const int64_t* strides) {
+  t->sizes.assign(sizes, sizes + ndim);
+  if (strides != nullptr) {
+    t->strides.assign(strides, strides + ndim);
+  } else {
+    t->strides.assign(static_cast<size_t>(ndim), 1);
+    int64_t s = 1;
+    for (int64_t i = ndim; i-- > 0;) {
+      t->strides[static_cast<size_t>(i)] = s;
+      s *= sizes[i];
+    }
+  }
+}
+
+// Bytes spanned by a strided layout (max offset + 1 element).
+size_t span_bytes(int64_t ndim, const int64_t* sizes,
+                         const int64_t* strides, size_t elem) {
+  int64_t last = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
+    if (sizes[i] == 0) return 0;
+    last += (sizes[i] - 1) * (strides ? strides[i] : 1);
+  }
+  if (strides == nullptr) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < ndim; ++i) n *= sizes[i];
+    return static_cast<size_t>(n) * elem;
+  }
+  return static_cast<size_t>(last + 1) * elem;
+}
+
+TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
+                     const int64_t* sizes, const int64_t* strides,
+                     int32_t dtype, int32_t device_type, int32_t device_index) {
+  auto* s = new (std::nothrow) Storage();
+  auto* t = new (std::nothrow) TensorObj();
+  if (s == nullptr || t == nullptr) {
+    delete s;
+    delete t;
+    return nullptr;
+  }
+  s->data = data;
+  s->nbytes = nbytes;
+  s->owned = false;
+  s->device_type = device_type;
+  s->device_index = device_index;
+  t->storage = s;
+  trace_live_add(t);
+  t->dtype = dtype;
+  t->device_type = device_type;
+  t->device_index = device_index;
+  fill_shape(t, ndim, sizes, strides);
+  return t;
+}
+
+TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
+                             const int64_t* strides, int32_t dtype,
+                             int32_t device_index, cudaStream_t stream) {
+  void* p = nullptr;
+  if (nbytes > 0) {
+    cudaError_t e = pool_alloc(&p, nbytes, device_index, stream);
+    if (e != cudaSuccess) {
+      std::fprintf(stderr,
+                   "[CudaBackend shim] cudaMallocFromPoolAsync(%zu bytes) failed: %s\n",
+                   nbytes, cudaGetErrorString(e));
+      return nullptr;
+    }
+  }
+  TensorObj* t = make_view(p, nbytes, ndim, sizes, strides, dtype, kDevCuda,
+                           device_index);
+  if (t == nullptr) {
+    pool_free(p, stream);
+    return nullptr;
+  }
+  t->storage->owned = true;
+  t->storage->stream = stream;
+  return t;
+}
+
+void destroy_tensor(TensorObj* t) {
+  if (t == nullptr) return;
+  trace_live_remove(t);
+  storage_release(t->storage);
+  delete t;
+}
+
+TensorObj* alias(const TensorObj* src) {
+  auto* t = new (std::nothrow) TensorObj(*src);
+  if (t == nullptr) return nullptr;
+  storage_retain(t->storage);
+  trace_live_add(t);
+  return t;
+}
+
+} // namespace aoti
+} // namespace cuda
+} // namespace backends
+} // namespace executorch
