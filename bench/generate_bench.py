@@ -12,7 +12,7 @@ min-max spread, and ours/PyTorch ratios paired per round.
   generate_bench.py --ours EXECUTORCH_GENERATE --fixture DIR
                     [--prompt-len 32] [--new-tokens 32] [--rounds 7]
                     [--warmup 3] [--runs 10] [--backend-option B:K=V ...]
-                    [--json OUT.json]
+                    [--ours-arg ARG ...] [--no-compile] [--json OUT.json]
 
 DIR holds model.pte and aoti_cuda_blob.ptd (make_corpus.py --flow cuda
 --only kv_decoder). What is timed, for both sides: prefill = from the call
@@ -49,6 +49,7 @@ def run_ours(a, prompt):
         cmd += ["--ptd", os.path.join(a.fixture, ptd)]
     for opt in a.backend_option:
         cmd += ["--backend-option", opt]
+    cmd += a.ours_arg
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         return {"error": (p.stderr or p.stdout).strip().splitlines()[-1:]}
@@ -124,7 +125,8 @@ def summarize(rounds, sides):
 
 def print_table(summary, a):
     print(f"\nkv_decoder (bf16), prompt {a.prompt_len} tokens, {a.new_tokens} new tokens, "
-          f"{a.rounds} rounds x {a.runs} runs (median [min-max] of round medians)")
+          f"{a.rounds} rounds x {a.runs} runs (median [min-max] of round medians; "
+          f"ours/X: ratio of tokens/s paired per round, above 1 = ours faster)")
     print(f"{'':18}{'prefill tokens/s':>34}{'decode tokens/s':>34}")
     for side, v in summary.items():
         if "error" in v:
@@ -145,6 +147,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--backend-option", action="append", default=[])
+    ap.add_argument("--ours-arg", action="append", default=[],
+                    help="an extra argument for executorch-generate (e.g. "
+                         "--ours-arg=--prefill-method --ours-arg=decode)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--json")
     a = ap.parse_args()

@@ -15,7 +15,9 @@
 #                                               FIXTURE=DIR names one
 # Environment: ROUNDS (7), RUNS (10), WARMUP (3), PROMPT_LEN (32),
 # NEW_TOKENS (32), OPTIONS (backend options for ours; default
-# CudaBackend:weight_sharing_across_methods=true).
+# CudaBackend:weight_sharing_across_methods=true), OURS_ARGS (more arguments
+# for executorch-generate, e.g. "--prefill-method decode" to prefill token
+# by token where the dynamic prefill does not run yet).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--pack" ]; then
@@ -25,6 +27,9 @@ if [ "${1:-}" = "--pack" ]; then
   cp -L "$src"/runtime/libexecutorch.so.1 "$dest"/runtime/
   cp -L "$src"/cuda-stream/libexecutorch_extension_cuda.so.1 "$dest"/cuda-stream/
   cp -L "$src"/cuda-backend/libexecutorch_cuda_backend.so.1 "$dest"/cuda-backend/
+  # The GPU host has no libsentencepiece: it travels beside libexecutorch.
+  ldd "$src"/tools/executorch-generate/executorch-generate |
+    awk '/libsentencepiece/ {print $3}' | xargs -r cp -L -t "$dest"/runtime/
   git rev-parse --short HEAD > "$dest"/COMMIT 2>/dev/null
   du -sh "$dest"
   exit 0
@@ -52,19 +57,21 @@ COMMIT=$(cat "$B/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)
 STAMP=$(date -u +%Y-%m-%d)
 opts=()
 for o in ${OPTIONS-CudaBackend:weight_sharing_across_methods=true}; do opts+=(--backend-option "$o"); done
+extra=()
+for o in ${OURS_ARGS:-}; do extra+=("--ours-arg=$o"); done
 {
   echo "== generate_bench $(date -u +%Y-%m-%dT%H:%MZ), ours at $COMMIT"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import torch; print('torch', torch.__version__)"
   # One greedy generation first: does the program run at all, and what it says.
   "$B/tools/executorch-generate/executorch-generate" "$F/model.pte" --ptd "$F/aoti_cuda_blob.ptd" \
-    --prompt 1,2,3,4,5,6,7,8 -n 8 --stats "${opts[@]}"
+    --prompt 1,2,3,4,5,6,7,8 -n 8 --stats "${opts[@]}" ${OURS_ARGS:-}
   echo "smoke rc=$?"
   PYTHONPATH=${PYTHONPATH:-/tmp/ux} timeout 540 python3 bench/generate_bench.py \
     --ours "$B/tools/executorch-generate/executorch-generate" --fixture "$F" \
     --rounds "${ROUNDS:-7}" --runs "${RUNS:-10}" --warmup "${WARMUP:-3}" \
     --prompt-len "${PROMPT_LEN:-32}" --new-tokens "${NEW_TOKENS:-32}" \
-    "${opts[@]}" --json "$OUT/generate-bench.json"
+    "${opts[@]}" "${extra[@]}" --json "$OUT/generate-bench.json"
   echo "generate_bench.py rc=$?"
 } 2>&1 | tee "$OUT/generate-bench.txt"
 cp "$OUT/generate-bench.json" "bench/results/generate-h200-$STAMP.json" 2>/dev/null

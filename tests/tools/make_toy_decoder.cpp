@@ -5,7 +5,8 @@
 // DIR/prefill_decode.pte  prefill (dynamic) + decode, input_pos [T], f32 logits
 // DIR/forward_meta.pte    one forward (dynamic), input_pos [1], bf16 [1, V]
 //                         logits, get_max_context_len and get_eos_ids [7]
-// DIR/expected.txt        lines "NAME N: ids" (greedy from the prompt below)
+// DIR/expected.txt        lines "NAME N: ids" (greedy from the prompt below),
+//                         and "prefill_decode text: ids" from 1,0,4,3,5
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -49,6 +50,11 @@ int main(int argc, char** argv) {
     expected += line("prefill_decode", n, toy::reference_greedy(split, kPrompt, n));
     expected += line("forward_meta", n, toy::reference_greedy(forward, kPrompt, n, {7}));
   }
+  // The prompt the SentencePiece model of test_executorch_generate.py
+  // encodes "a bc" to (BOS first).
+  const std::string text =
+      line("prefill_decode", 10, toy::reference_greedy(split, {1, 0, 4, 3, 5}, 10));
+  expected += "prefill_decode text:" + text.substr(text.find(':') + 1);
   // -n -1: until the context (get_max_context_len) is full or EOS.
   const int room = toy::kContext - int(kPrompt.size());
   expected += line("forward_meta", -1, toy::reference_greedy(forward, kPrompt, room, {7}));

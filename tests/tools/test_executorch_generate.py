@@ -213,6 +213,70 @@ def case_corpus_kv_decoder():
     check(ids(out) == want, f"greedy tokens {ids(out)}, the fixture's {want}")
 
 
+# A SentencePiece model written here (protobuf by hand, sentencepiece_model
+# .proto field numbers): unigram, identity normalizer, 8 pieces = the toy's
+# vocabulary. (id, piece, score, type: 1 normal, 2 unknown, 3 control)
+SP_PIECES = [(0, "\u2581a", -1.0, 1), (1, "<s>", 0.0, 3), (2, "</s>", 0.0, 3), (3, "b", -2.0, 1),
+             (4, "\u2581", -2.0, 1), (5, "c", -2.0, 1), (6, "<unk>", 0.0, 2), (7, "a", -2.0, 1)]
+
+
+def sp_model():
+    def varint(n):
+        out = b""
+        while True:
+            b, n = n & 0x7F, n >> 7
+            out += bytes([b | (0x80 if n else 0)])
+            if not n:
+                return out
+
+    def field(num, wire, payload):
+        key = varint(num << 3 | wire)
+        if wire == 2:
+            return key + varint(len(payload)) + payload
+        return key + payload
+
+    model = b""
+    for _, piece, score, kind in SP_PIECES:
+        body = (field(1, 2, piece.encode()) + field(2, 5, struct.pack("<f", score)) +
+                field(3, 0, varint(kind)))
+        model += field(1, 2, body)
+    trainer = (field(3, 0, varint(1)) + field(4, 0, varint(len(SP_PIECES))) +
+               field(40, 0, varint(6)) + field(41, 0, varint(1)) + field(42, 0, varint(2)))
+    normalizer = (field(1, 2, b"identity") + field(3, 0, varint(1)) + field(4, 0, varint(1)) +
+                  field(5, 0, varint(1)))
+    return model + field(2, 2, trainer) + field(3, 2, normalizer)
+
+
+def sp_decode(ids):
+    text = ""
+    for i in ids:
+        _, piece, _, kind = SP_PIECES[i]
+        text += "" if kind == 3 else " \u2047 " if kind == 2 else piece
+    text = text.replace("\u2581", " ")
+    return text[1:] if text.startswith(" ") else text
+
+
+def case_tokenizer_text():
+    t = Toy()
+    if not HAVE_SP:
+        return
+    model = os.path.join(t.dir, "toy.model")
+    with open(model, "wb") as f:
+        f.write(sp_model())
+    pd = t.pte("prefill_decode")
+    # "a bc" -> <s> \u2581a \u2581 b c (BOS first): the ids of expected.txt's "text" line.
+    out, _ = ok(pd, "--tokenizer", model, "--text", "a bc", "-n", "10", "--json")
+    j = json.loads(out)
+    check(j["prompt"] == [1, 0, 4, 3, 5], f"encoded prompt {j['prompt']}")
+    want = t.expected["prefill_decode text"]
+    check(j["tokens"] == want, "tokens differ from the reference")
+    check(j["text"] == sp_decode(want), f"text {j['text']!r}, expected {sp_decode(want)!r}")
+    out, _ = ok(pd, "--tokenizer", model, "--text", "a bc", "-n", "10")
+    check(out == sp_decode(want) + "\n", "streamed text differs from the decoded tokens")
+    out, _ = ok(pd, "--tokenizer", model, "--text", "a bc", "-n", "10", "--no-bos", "--json")
+    check(json.loads(out)["prompt"] == [0, 4, 3, 5], "--no-bos")
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":
