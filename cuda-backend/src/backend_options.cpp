@@ -7,6 +7,8 @@
 //   "cuda_graph_launches" -> int: CUDA-graph launches by every delegate of
 //                      this process that runs with use_cuda_graph (see
 //                      graph_replay.h); 0 when none does.
+//   "live_delegates" -> int: CudaBackend delegates initialized and not yet
+//                      destroyed in this process.
 #include <array>
 #include <cinttypes>
 #include <cstdio>
@@ -40,6 +42,8 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
       option.value = text;
     } else if (std::strcmp(option.key, "cuda_graph_launches") == 0) {
       option.value = static_cast<int>(graph_launches_total());
+    } else if (std::strcmp(option.key, "live_delegates") == 0) {
+      option.value = static_cast<int>(live_delegate_count());
     }
   }
   return BackendInterface::get_option(context, options);

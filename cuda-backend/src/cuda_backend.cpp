@@ -1,5 +1,6 @@
 #include "cuda_backend.h"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -125,6 +126,8 @@ Result<bool> use_cuda_graph(const BackendInitContext& context,
                            v.size());
   return r;
 }
+
+std::atomic<size_t> g_live_delegates{0};
 
 // What init() hands the runtime: the model and, when asked for, its graph.
 struct Delegate {
@@ -268,6 +271,7 @@ Result<DelegateHandle*> CudaBackend::init(
   }
   ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && (!*graph || delegate->graph != nullptr),
                            MemoryAllocationFailed, "CudaBackend: no memory for the delegate");
+  g_live_delegates.fetch_add(1, std::memory_order_relaxed);
   return static_cast<DelegateHandle*>(delegate.release());
 }
 
@@ -303,8 +307,12 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
 }
 
 void CudaBackend::destroy(DelegateHandle* handle) const {
+  if (handle == nullptr) return;
   delete static_cast<Delegate*>(handle);
+  g_live_delegates.fetch_sub(1, std::memory_order_relaxed);
 }
+
+size_t live_delegate_count() { return g_live_delegates.load(std::memory_order_relaxed); }
 
 } // namespace cuda
 } // namespace backends

@@ -25,6 +25,10 @@ runtime::Result<CudaPayloadKeys> parse_cuda_payload(const void* data,
                                                     size_t size,
                                                     const char* method_name);
 
+// Delegates initialized and not yet destroyed, in this process (a
+// diagnostic: a program with two CUDA partitions makes two).
+size_t live_delegate_count();
+
 class CudaBackend : public runtime::BackendInterface {
  public:
   // True when the CUDA runtime reports at least one device. The first call
@@ -41,7 +45,8 @@ class CudaBackend : public runtime::BackendInterface {
 
   void destroy(runtime::DelegateHandle* handle) const override;
 
-  // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches".
+  // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches",
+  // "live_delegates".
   runtime::Error get_option(runtime::BackendOptionContext& context,
                             runtime::Span<runtime::BackendOption>& options) override;
 

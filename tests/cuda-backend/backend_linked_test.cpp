@@ -111,6 +111,11 @@ TEST(CudaBackendLinked, InitFailsCleanly) {
   auto r3 = backend->init(context, &bad3, ArrayRef<CompileSpec>());
   ASSERT_FALSE(r3.ok());
   EXPECT_EQ(r3.error(), Error::InvalidProgram);
+
+  // No failed init leaves a delegate counted; destroy(nullptr) is harmless.
+  EXPECT_EQ(et_test::backend_int_option("live_delegates"), 0);
+  backend->destroy(nullptr);
+  EXPECT_EQ(et_test::backend_int_option("live_delegates"), 0);
 }
 
 TEST(CudaBackendLinked, BadCudaGraphOptionIsRejectedBeforeTheDevice) {

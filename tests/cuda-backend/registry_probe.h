@@ -42,6 +42,20 @@ inline std::string backend_caller_stream() {
   return text == nullptr ? "<error>" : std::string(text->data());
 }
 
+// An int diagnostic option of CudaBackend ("live_delegates", ...); -1 on
+// an error.
+inline int backend_int_option(const char* key) {
+  executorch::runtime::BackendOption opt{};
+  std::strncpy(opt.key, key, sizeof(opt.key) - 1);
+  opt.value = -1;
+  executorch::runtime::Span<executorch::runtime::BackendOption> view(&opt, 1);
+  if (executorch::runtime::get_option("CudaBackend", view) != executorch::runtime::Error::Ok) {
+    return -1;
+  }
+  const int* v = std::get_if<int>(&opt.value);
+  return v == nullptr ? -1 : *v;
+}
+
 // The registered CUDA device allocator (one slot per device type: a second
 // registration is refused, so "registered once" means this stays the same
 // non-null pointer).

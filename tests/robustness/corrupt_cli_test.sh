@@ -1,6 +1,7 @@
 #!/bin/sh
 # Feeds ~200 corrupted programs to executorch-run: every run must end with an
-# exit status of 1..127 (an error), never a signal (>= 128) and never 0.
+# error status (1 or 2) or succeed; 70 (executorch-run caught a crash or an
+# abort), a signal or a timeout (>= 124) is a failure.
 # usage: corrupt_cli_test.sh EXECUTORCH_RUN MAKE_CORRUPT CONFORMANCE_DIR
 set -u
 run=$1; make=$2; conf=$3
@@ -18,8 +19,8 @@ for f in "$tmp"/*.pte; do
   rc=$?
   if [ "$rc" -eq 0 ]; then
     zero=$((zero + 1))
-  elif [ "$rc" -ge 124 ]; then
-    echo "FAIL: $(basename "$f"): exit status $rc (signal or timeout)"
+  elif [ "$rc" -eq 70 ] || [ "$rc" -ge 124 ]; then
+    echo "FAIL: $(basename "$f"): exit status $rc (crash, abort, signal or timeout)"
     bad=$((bad + 1))
   fi
 done

@@ -48,10 +48,9 @@ void print(const char* what, const Totals& t) {
   std::printf(
       "%s: %zu variants: %zu ran every method; load failed %zu, meta failed %zu, "
       "load_method failed %zu, set_input failed %zu, execute failed %zu, "
-      "executed methods %zu, skipped (too big) %zu\n",
+      "executed methods %zu\n",
       what, t.variants, t.ok, t.o.load_failed, t.o.meta_failed,
-      t.o.method_load_failed, t.o.input_failed, t.o.execute_failed, t.o.executed,
-      t.o.skipped_too_big);
+      t.o.method_load_failed, t.o.input_failed, t.o.execute_failed, t.o.executed);
 }
 
 class Corruption : public ::testing::Test {

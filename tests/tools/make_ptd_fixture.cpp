@@ -6,6 +6,8 @@
 //   DIR/delegate.pte  forward(x) runs one delegate for "NoSuchBackend"
 //   DIR/scalar.pte    forward(x: float32[2], n: Int = 2) = x + n * x
 //   DIR/big.pte       forward(x: float32[100]) = x + x
+//   DIR/huge.pte      forward() returns a 1 GiB planned uint8 tensor nothing
+//                     writes; big_input(x: float32[2^28], not planned) = x
 
 #include <cstdio>
 #include <string>
@@ -146,7 +148,27 @@ int main(int argc, char** argv) {
     bp.header_length = 0;
   }
 
+  // Huge but untouched memory, for the memory limit and the output printer.
+  ProgramDesc hp;
+  {
+    MethodDesc hm;
+    TensorDesc t;
+    t.scalar_type = int8_t(Dtype::Byte);
+    t.sizes = {32768, 32768};
+    t.mem_id = 1;
+    hm.outputs = {hm.add_value(ValueDesc::Tensor(t))};
+    hm.non_const_buffer_sizes = {0, int64_t(1) << 30};
+    MethodDesc im;
+    im.name = "big_input";
+    TensorDesc x;
+    x.sizes = {int32_t(1) << 28};
+    im.inputs = {im.add_value(ValueDesc::Tensor(x))};
+    im.outputs = im.inputs;
+    hp.methods = {hm, im};
+  }
+
   const bool ok =
+      write_file(dir + "/huge.pte", serialize(hp)) &&
       write_file(dir + "/delegate.pte", serialize(dp)) &&
       write_file(dir + "/scalar.pte", serialize(sp)) &&
       write_file(dir + "/big.pte", serialize(bp)) &&

@@ -12,6 +12,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 TOOL = os.environ["EXECUTORCH_RUN"]
 CONF = os.environ["CONFORMANCE_DIR"]
@@ -377,6 +378,43 @@ def case_long_output():
         j = ok_json(pte, "--input", spec)
         check(j["outputs"][0]["values"] == [2.0 * i for i in range(100)],
               "--json prints every value")
+
+
+def timed_ok(*args, env=None, seconds=20):
+    start = time.monotonic()
+    out = ok(*args, env=env)
+    check(time.monotonic() - start < seconds, f"took more than {seconds} s")
+    return out
+
+
+def case_huge_output():
+    # A 1 GiB planned output (2^30 elements) nothing writes: printed as a
+    # summary, reading only what is shown, in well under the time a full
+    # walk would take; its pages are never committed.
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "huge.pte")
+        out = timed_ok(pte)
+        check("output 0: Byte [32768, 32768] (1073741824 values)" in out, "summary header")
+        vals = values_of(out)
+        check(len(vals) == 17 and vals[8] == "..." and vals[0] == "0", "first/last 8")
+        args = (pte, "--json")
+        j = json.loads(timed_ok(*args))
+        o = j["outputs"][0]
+        check(len(o["values"]) == 16 and o["elided"] == (1 << 30) - 16, "JSON summary")
+
+
+def case_memory_limit():
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "huge.pte")
+        fails(pte, "--memory-limit", "512M", error="MemoryAllocationFailed",
+              contains=("planned buffer 0", "1073741824", "536870912"))
+        fails(pte, env={"EXECUTORCH_MEMORY_LIMIT": "512M"},
+              error="MemoryAllocationFailed", contains=("536870912",))
+        # 1 GiB of declared input is refused before it is allocated or filled.
+        fails(pte, "--method", "big_input", "--memory-limit", "1023M",
+              error="MemoryAllocationFailed", contains=("input 0", "1073741824"))
+        fails(pte, "--memory-limit", "lots", code=2, contains=("--memory-limit",))
+        ok(pte, "--memory-limit", "2G")
 
 
 def main():

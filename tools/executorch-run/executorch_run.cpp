@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -54,6 +55,9 @@
 
 #include <executorch/extension/data_loader/mmap_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
+#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/extension/memory_allocator/memory_budget.h>
+#include <executorch/extension/memory_allocator/planned_memory.h>
 
 #include "backend_option_args.h"
 #include "executorch_run_config.h"
@@ -66,6 +70,9 @@ using rt::Error;
 using rt::EValue;
 using rt::Result;
 using rt::Tag;
+using ::executorch::extension::HostBuffer;
+using ::executorch::extension::MemoryBudget;
+using ::executorch::extension::PlannedMemory;
 
 constexpr const char* kProg = "executorch-run";
 constexpr int kExitError = 1;
@@ -196,128 +203,6 @@ std::string vformat(const char* fmt, va_list ap) {
 }
 
 const char* error_name(Error e) { return rt::to_string(e); }
-
-// ---------------------------------------------------------------------------
-// Memory
-
-// Method allocator that mallocs each request; frees everything on reset or
-// destruction.
-class MallocAllocator final : public rt::MemoryAllocator {
- public:
-  MallocAllocator() : rt::MemoryAllocator(0, nullptr) {}
-  ~MallocAllocator() override { reset(); }
-  MallocAllocator(const MallocAllocator&) = delete;
-  MallocAllocator& operator=(const MallocAllocator&) = delete;
-
-  void* allocate(size_t size, size_t alignment) override {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-      return nullptr;
-    }
-    alignment = std::max(alignment, alignof(std::max_align_t));
-    const size_t rounded = ((size == 0 ? 1 : size) + alignment - 1) / alignment * alignment;
-    void* p = std::aligned_alloc(alignment, rounded);
-    if (p != nullptr) {
-      blocks_.push_back(p);
-      used_ += rounded;
-    }
-    return p;
-  }
-  uint32_t used_size() const override {
-    return static_cast<uint32_t>(std::min<size_t>(used_, UINT32_MAX));
-  }
-  void reset() override {
-    for (void* p : blocks_) {
-      std::free(p);
-    }
-    blocks_.clear();
-    used_ = 0;
-  }
-
- private:
-  std::vector<void*> blocks_;
-  size_t used_ = 0;
-};
-
-// A planned buffer on a device, from the device's registered allocator.
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(rt::DeviceAllocator* a, void* p, ::executorch::aten::Device d)
-      : a_(a), p_(p), d_(d) {}
-  DeviceBuffer(DeviceBuffer&& o) noexcept : a_(o.a_), p_(o.p_), d_(o.d_) {
-    o.a_ = nullptr;
-    o.p_ = nullptr;
-  }
-  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (a_ != nullptr && p_ != nullptr) {
-      a_->deallocate(p_, d_.index());
-    }
-  }
-  uint8_t* get() const { return static_cast<uint8_t*>(p_); }
-
- private:
-  rt::DeviceAllocator* a_ = nullptr;
-  void* p_ = nullptr;
-  ::executorch::aten::Device d_{::executorch::aten::DeviceType::CPU};
-};
-
-DeviceBuffer device_buffer(size_t nbytes, ::executorch::aten::Device dev, size_t index) {
-  rt::DeviceAllocator* a = rt::get_device_allocator(dev.type());
-  if (a == nullptr) {
-    fail(Error::NotFound,
-         "planned buffer %zu is on %s, but there is no allocator for device %s: is the "
-         "%s backend installed?", index, rt::device_type_name(dev.type()),
-         rt::device_type_name(dev.type()), rt::device_type_name(dev.type()));
-  }
-  g_log_errors.clear();
-  auto p = a->allocate(nbytes == 0 ? 1 : nbytes, dev.index());
-  if (!p.ok()) {
-    fail_rt(p.error(), "cannot allocate %zu bytes on %s:%d for planned buffer %zu",
-            nbytes, rt::device_type_name(dev.type()), int(dev.index()), index);
-  }
-  return DeviceBuffer(a, p.get(), dev);
-}
-
-// Zero-filled memory from anonymous mappings: page aligned, and pages a
-// method never touches cost nothing (planned buffers can be large).
-class AlignedBuffer {
- public:
-  AlignedBuffer() = default;
-  AlignedBuffer(uint8_t* p, size_t n) : p_(p), n_(n) {}
-  AlignedBuffer(AlignedBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
-    o.p_ = nullptr;
-    o.n_ = 0;
-  }
-  AlignedBuffer& operator=(AlignedBuffer&& o) noexcept {
-    std::swap(p_, o.p_);
-    std::swap(n_, o.n_);
-    return *this;
-  }
-  AlignedBuffer(const AlignedBuffer&) = delete;
-  ~AlignedBuffer() {
-    if (p_ != nullptr) {
-      ::munmap(p_, n_);
-    }
-  }
-  uint8_t* get() const { return p_; }
-
- private:
-  uint8_t* p_ = nullptr;
-  size_t n_ = 0;
-};
-
-AlignedBuffer aligned_buffer(size_t nbytes, const char* what) {
-  const size_t len = nbytes == 0 ? 1 : nbytes;
-  void* p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    fail(Error::MemoryAllocationFailed, "cannot allocate %zu bytes for %s: %s",
-         nbytes, what, std::strerror(errno));
-  }
-  return AlignedBuffer(static_cast<uint8_t*>(p), len);
-}
 
 // ---------------------------------------------------------------------------
 // Data loading
@@ -582,7 +467,7 @@ bool format_element(ScalarType t, const void* data, size_t i, bool json,
 struct InputTensor {
   std::vector<int32_t> sizes;
   std::vector<uint8_t> dim_order;
-  AlignedBuffer data;
+  HostBuffer data;
   std::unique_ptr<::executorch::aten::TensorImpl> impl;
 };
 
@@ -795,7 +680,9 @@ struct Options {
   bool backends = false;
   bool verbose = false;
   bool no_plugins = false;
+  bool all_values = false;
   std::vector<std::string> backend_options;
+  size_t memory_limit = MemoryBudget::default_limit();
 };
 
 std::string resolve_model(const Options& o) {
@@ -956,15 +843,79 @@ int cmd_info(const Options& o) {
 // ---------------------------------------------------------------------------
 // Running a method
 
-void print_output(const EValue& v, size_t index, bool json, std::string* out) {
+// Text output shows the first and last kEdge elements of a longer tensor,
+// as torch does; JSON shows every element up to kJsonAll. --all-values
+// shows all of them. Only the elements shown are read (or copied from a
+// device), so a huge output costs no more than a small one.
+constexpr size_t kEdge = 8;
+constexpr size_t kJsonAll = size_t(1) << 20;
+
+// The elements [begin, end) of t as host bytes: t's own memory on the CPU,
+// else a copy from its device.
+const uint8_t* host_elements(const ::executorch::aten::Tensor& t, size_t index,
+                             size_t begin, size_t end, std::vector<uint8_t>* copy) {
+  const size_t esize = rt::elementSize(t.scalar_type());
+  const auto* data = static_cast<const uint8_t*>(t.const_data_ptr()) + begin * esize;
+  if (t.device().is_cpu()) {
+    return data;
+  }
+  rt::DeviceAllocator* a = rt::get_device_allocator(t.device_type());
+  if (a == nullptr) {
+    fail(Error::NotFound, "output %zu is on %s and there is no allocator for it", index,
+         rt::device_type_name(t.device_type()));
+  }
+  copy->resize((end - begin) * esize);
+  g_log_errors.clear();
+  const Error e = a->copy_device_to_host(copy->data(), data, copy->size(), t.device_index());
+  if (e != Error::Ok) {
+    fail_rt(e, "cannot copy output %zu from %s", index,
+            rt::device_type_name(t.device_type()));
+  }
+  return copy->data();
+}
+
+// Formats elements [begin, end) of t into values.
+void format_range(const ::executorch::aten::Tensor& t, size_t index, size_t begin,
+                  size_t end, bool json, std::vector<std::string>* values) {
+  std::vector<uint8_t> copy;
+  const uint8_t* data = host_elements(t, index, begin, end, &copy);
+  for (size_t i = 0; i < end - begin; ++i) {
+    std::string s;
+    if (!format_element(t.scalar_type(), data, i, json, &s)) {
+      fail(Error::NotSupported, "output %zu: cannot print dtype %s", index,
+           dtype_name(t.scalar_type()));
+    }
+    values->push_back(std::move(s));
+  }
+}
+
+// The elements of t to print; *elided counts those left out (text mode
+// marks the gap with "...").
+void tensor_values(const ::executorch::aten::Tensor& t, size_t index, bool json,
+                   bool all, std::vector<std::string>* values, size_t* elided) {
+  const size_t total = static_cast<size_t>(t.numel());
+  if (total != 0 && t.const_data_ptr() == nullptr) {
+    fail(Error::InvalidState, "output %zu has no data", index);
+  }
+  const bool whole = all || total <= 2 * kEdge + 4 || (json && total <= kJsonAll);
+  if (whole) {
+    format_range(t, index, 0, total, json, values);
+    return;
+  }
+  format_range(t, index, 0, kEdge, json, values);
+  if (!json) {
+    values->emplace_back("...");
+  }
+  format_range(t, index, total - kEdge, total, json, values);
+  *elided = total - 2 * kEdge;
+}
+
+void print_output(const EValue& v, size_t index, bool json, bool all, std::string* out) {
   std::string dtype;
   std::string shape = "[]";
   std::vector<std::string> values;
   size_t total = 0;
-  const size_t kEdge = 8;  // text mode shows this many from each end
-  const auto keep = [&](size_t i) {
-    return json || total <= 2 * kEdge + 4 || i < kEdge || i >= total - kEdge;
-  };
+  size_t elided = 0;
   switch (v.tag) {
     case Tag::Tensor: {
       const auto& t = v.toTensor();
@@ -972,42 +923,7 @@ void print_output(const EValue& v, size_t index, bool json, std::string* out) {
       const auto sizes = t.sizes();
       shape = shape_string(sizes.data(), sizes.size());
       total = static_cast<size_t>(t.numel());
-      const void* data = t.const_data_ptr();
-      if (total != 0 && data == nullptr) {
-        fail(Error::InvalidState, "output %zu has no data", index);
-      }
-      std::vector<uint8_t> host_copy;
-      if (!t.device().is_cpu() && total != 0) {
-        // An output left on the device: copy it to the host to print it.
-        rt::DeviceAllocator* a = rt::get_device_allocator(t.device_type());
-        if (a == nullptr) {
-          fail(Error::NotFound, "output %zu is on %s and there is no allocator for it",
-               index, rt::device_type_name(t.device_type()));
-        }
-        host_copy.resize(t.nbytes());
-        g_log_errors.clear();
-        const Error e =
-            a->copy_device_to_host(host_copy.data(), data, t.nbytes(), t.device_index());
-        if (e != Error::Ok) {
-          fail_rt(e, "cannot copy output %zu from %s", index,
-                  rt::device_type_name(t.device_type()));
-        }
-        data = host_copy.data();
-      }
-      for (size_t i = 0; i < total; ++i) {
-        if (!keep(i)) {
-          if (i == kEdge) {
-            values.emplace_back("...");
-          }
-          continue;
-        }
-        std::string s;
-        if (!format_element(t.scalar_type(), data, i, json, &s)) {
-          fail(Error::NotSupported, "output %zu: cannot print dtype %s", index,
-               dtype.c_str());
-        }
-        values.push_back(std::move(s));
-      }
+      tensor_values(t, index, json, all, &values, &elided);
       break;
     }
     case Tag::Int:
@@ -1040,10 +956,14 @@ void print_output(const EValue& v, size_t index, bool json, std::string* out) {
     for (size_t i = 0; i < values.size(); ++i) {
       *out += (i ? "," : "") + values[i];
     }
-    *out += "]}";
+    *out += "]";
+    if (elided != 0) {
+      *out += ",\"elided\":" + std::to_string(elided);
+    }
+    *out += "}";
   } else {
     *out += "output " + std::to_string(index) + ": " + dtype + " " + shape;
-    if (total > values.size() || (values.size() > 1 && total > 2 * kEdge + 4)) {
+    if (elided != 0) {
       *out += " (" + std::to_string(total) + " values)";
     }
     *out += "\n  [";
@@ -1051,6 +971,89 @@ void print_output(const EValue& v, size_t index, bool json, std::string* out) {
       *out += (i ? ", " : "") + values[i];
     }
     *out += "]\n";
+  }
+}
+
+// One tensor for input i of the method, filled from its --input spec.
+void make_input(const Options& o, const std::string& method_name, size_t i,
+                const rt::TensorInfo& info, MemoryBudget* budget, InputTensor* t) {
+  const ScalarType dtype = info.scalar_type();
+  if (!dtype_fillable(dtype)) {
+    fail(Error::NotSupported, "method '%s': input %zu has dtype %s, which "
+         "this tool cannot fill", method_name.c_str(), i, dtype_name(dtype));
+  }
+  const auto sizes = info.sizes();
+  const auto dim_order = info.dim_order();
+  t->sizes.assign(sizes.begin(), sizes.end());
+  t->dim_order.assign(dim_order.begin(), dim_order.end());
+  size_t numel = 1;
+  size_t nbytes = rt::elementSize(dtype);
+  for (int32_t s : t->sizes) {
+    if (s < 0 || __builtin_mul_overflow(numel, static_cast<size_t>(s), &numel) ||
+        __builtin_mul_overflow(nbytes, static_cast<size_t>(s), &nbytes)) {
+      fail(Error::InvalidProgram, "method '%s': input %zu has a bad shape %s",
+           method_name.c_str(), i, shape_string(t->sizes.data(), t->sizes.size()).c_str());
+    }
+  }
+  char what[64];
+  std::snprintf(what, sizeof(what), "input %zu", i);
+  g_log_errors.clear();
+  auto data = HostBuffer::allocate(nbytes, budget, what);
+  if (!data.ok()) {
+    fail_rt(data.error(), "method '%s': cannot allocate input %zu", method_name.c_str(), i);
+  }
+  t->data = std::move(data.get());
+  const std::string spec = o.inputs.empty() ? std::string("ones")
+                           : o.inputs.size() == 1 ? o.inputs[0] : o.inputs[i];
+  fill_input(spec, i, dtype, numel, nbytes, t->data.data());
+  t->impl = std::make_unique<::executorch::aten::TensorImpl>(
+      dtype, static_cast<ssize_t>(t->sizes.size()), t->sizes.data(), t->data.data(),
+      t->dim_order.empty() ? nullptr : t->dim_order.data());
+}
+
+// The values to set as the method's inputs. Tensor inputs get memory (charged
+// to the budget) filled from their specs; inputs that name the same value
+// share one tensor when they share a spec, so a file listing one tensor a
+// million times costs one buffer.
+void build_inputs(const Options& o, const std::string& method_name, rt::Method& method,
+                  const rt::MethodMeta& meta, MemoryBudget* budget,
+                  std::vector<InputTensor>* tensors, std::vector<EValue>* values) {
+  const size_t n_inputs = meta.num_inputs();
+  if (o.inputs.size() > 1 && o.inputs.size() != n_inputs) {
+    fail(Error::InvalidArgument,
+         "%zu --input given, method '%s' takes %zu input(s) (give one per "
+         "input, or one for all)",
+         o.inputs.size(), method_name.c_str(), n_inputs);
+  }
+  tensors->resize(n_inputs);
+  values->resize(n_inputs);
+  std::map<const EValue*, size_t> first_of_slot;
+  for (size_t i = 0; i < n_inputs; ++i) {
+    auto tag = meta.input_tag(i);
+    if (!tag.ok()) {
+      fail(tag.error(), "method '%s': cannot read input %zu", method_name.c_str(), i);
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    const EValue& slot = method.get_input(i);
+#pragma GCC diagnostic pop
+    if (tag.get() != Tag::Tensor) {
+      // Int/Double/Bool inputs are fixed at export: pass the traced value.
+      (*values)[i] = slot;
+      continue;
+    }
+    auto seen = first_of_slot.find(&slot);
+    if (seen != first_of_slot.end() && o.inputs.size() <= 1) {
+      (*values)[i] = (*values)[seen->second];
+      continue;
+    }
+    first_of_slot.emplace(&slot, i);
+    auto info = meta.input_tensor_meta(i);
+    if (!info.ok()) {
+      fail(info.error(), "method '%s': cannot read input %zu", method_name.c_str(), i);
+    }
+    make_input(o, method_name, i, info.get(), budget, &(*tensors)[i]);
+    (*values)[i] = EValue(::executorch::aten::Tensor((*tensors)[i].impl.get()));
   }
 }
 
@@ -1120,43 +1123,19 @@ int cmd_run(const Options& o) {
   }
   const rt::MethodMeta meta = meta_r.get();
 
-  // Planned memory, sized from the method's metadata.
-  // Buffers the program puts on a device come from that device's registered
+  // Planned memory, sized from the method's metadata and charged to the
+  // memory limit; buffers on a device come from that device's registered
   // allocator (the CUDA backend registers one).
-  std::vector<AlignedBuffer> planned;
-  std::vector<DeviceBuffer> device_planned;
-  std::vector<rt::Span<uint8_t>> planned_spans;
-  std::vector<::executorch::aten::Device> planned_devices;
-  for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    auto size = meta.memory_planned_buffer_size(i);
-    if (!size.ok() || size.get() < 0) {
-      fail(size.ok() ? Error::InvalidProgram : size.error(),
-           "method '%s': bad size for planned buffer %zu", method_name.c_str(), i);
-    }
-    const auto nbytes = static_cast<size_t>(size.get());
-    auto dev_r = meta.memory_planned_buffer_device(i);
-    if (!dev_r.ok()) {
-      fail(dev_r.error(), "method '%s': bad device for planned buffer %zu",
-           method_name.c_str(), i);
-    }
-    const ::executorch::aten::Device dev = dev_r.get();
-    planned_devices.push_back(dev);
-    if (!dev.is_cpu()) {
-      device_planned.push_back(device_buffer(nbytes, dev, i));
-      planned_spans.emplace_back(device_planned.back().get(), nbytes);
-      continue;
-    }
-    char what[64];
-    std::snprintf(what, sizeof(what), "planned buffer %zu", i);
-    planned.push_back(aligned_buffer(nbytes, what));
-    planned_spans.emplace_back(planned.back().get(), nbytes);
+  MemoryBudget budget(o.memory_limit);
+  g_log_errors.clear();
+  auto planned = PlannedMemory::for_method(meta, &budget);
+  if (!planned.ok()) {
+    fail_rt(planned.error(), "cannot allocate the planned memory of method '%s'",
+            method_name.c_str());
   }
-  rt::HierarchicalAllocator planned_memory(
-      {planned_spans.data(), planned_spans.size()},
-      {planned_devices.data(), planned_devices.size()});
-  MallocAllocator method_allocator;
-  MallocAllocator temp_allocator;
-  rt::MemoryManager memory_manager(&method_allocator, &planned_memory,
+  ::executorch::extension::MallocMemoryAllocator method_allocator;
+  ::executorch::extension::MallocMemoryAllocator temp_allocator;
+  rt::MemoryManager memory_manager(&method_allocator, planned.get()->allocator(),
                                    &temp_allocator);
 
   g_log_errors.clear();
@@ -1170,62 +1149,9 @@ int cmd_run(const Options& o) {
 
   // Inputs.
   const size_t n_inputs = meta.num_inputs();
-  if (o.inputs.size() > 1 && o.inputs.size() != n_inputs) {
-    fail(Error::InvalidArgument,
-         "%zu --input given, method '%s' takes %zu input(s) (give one per "
-         "input, or one for all)",
-         o.inputs.size(), method_name.c_str(), n_inputs);
-  }
-  std::vector<InputTensor> tensors(n_inputs);
-  std::vector<EValue> input_values(n_inputs);
-  for (size_t i = 0; i < n_inputs; ++i) {
-    auto tag = meta.input_tag(i);
-    if (!tag.ok()) {
-      fail(tag.error(), "method '%s': cannot read input %zu", method_name.c_str(), i);
-    }
-    if (tag.get() != Tag::Tensor) {
-      // Int/Double/Bool inputs are fixed at export: pass the traced value.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-      input_values[i] = method.get_input(i);
-#pragma GCC diagnostic pop
-      continue;
-    }
-    auto info = meta.input_tensor_meta(i);
-    if (!info.ok()) {
-      fail(info.error(), "method '%s': cannot read input %zu", method_name.c_str(), i);
-    }
-    const ScalarType dtype = info->scalar_type();
-    if (!dtype_fillable(dtype)) {
-      fail(Error::NotSupported, "method '%s': input %zu has dtype %s, which "
-           "this tool cannot fill", method_name.c_str(), i, dtype_name(dtype));
-    }
-    InputTensor& t = tensors[i];
-    const auto sizes = info->sizes();
-    const auto dim_order = info->dim_order();
-    t.sizes.assign(sizes.begin(), sizes.end());
-    t.dim_order.assign(dim_order.begin(), dim_order.end());
-    size_t numel = 1;
-    size_t nbytes = rt::elementSize(dtype);
-    for (int32_t s : t.sizes) {
-      if (s < 0 || __builtin_mul_overflow(numel, static_cast<size_t>(s), &numel) ||
-          __builtin_mul_overflow(nbytes, static_cast<size_t>(s), &nbytes)) {
-        fail(Error::InvalidProgram, "method '%s': input %zu has a bad shape %s",
-             method_name.c_str(), i,
-             shape_string(t.sizes.data(), t.sizes.size()).c_str());
-      }
-    }
-    char what[64];
-    std::snprintf(what, sizeof(what), "input %zu", i);
-    t.data = aligned_buffer(nbytes, what);
-    const std::string spec = o.inputs.empty() ? std::string("ones")
-                             : o.inputs.size() == 1 ? o.inputs[0] : o.inputs[i];
-    fill_input(spec, i, dtype, numel, nbytes, t.data.get());
-    t.impl = std::make_unique<::executorch::aten::TensorImpl>(
-        dtype, static_cast<ssize_t>(t.sizes.size()), t.sizes.data(), t.data.get(),
-        t.dim_order.empty() ? nullptr : t.dim_order.data());
-    input_values[i] = EValue(::executorch::aten::Tensor(t.impl.get()));
-  }
+  std::vector<InputTensor> tensors;
+  std::vector<EValue> input_values;
+  build_inputs(o, method_name, method, meta, &budget, &tensors, &input_values);
 
   // Run.
   std::vector<double> times_us;
@@ -1264,7 +1190,7 @@ int cmd_run(const Options& o) {
     if (o.json && i != 0) {
       out += ",";
     }
-    print_output(method.get_output(i), i, o.json, &out);
+    print_output(method.get_output(i), i, o.json, o.all_values, &out);
   }
   char timing[160];
   if (o.json) {
@@ -1327,6 +1253,15 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false)
       ->type_name("B:K=V");
   app.add_flag("--json", o.json, "Print one JSON object instead of text");
+  app.add_flag("--all-values", o.all_values,
+               "Print every element of each output (by default text shows the "
+               "first and last 8 of a longer tensor, JSON up to 1048576)");
+  std::string memory_limit;
+  app.add_option("--memory-limit", memory_limit,
+                 "The most memory the program may make this tool allocate for "
+                 "planned buffers and inputs, e.g. 512M or 16G (default: "
+                 "$EXECUTORCH_MEMORY_LIMIT, else the physical memory)")
+      ->type_name("SIZE");
   app.add_flag("--info", o.info,
                "Describe the program: methods, inputs, outputs, operators, delegates");
   app.add_flag("--backends", o.backends,
@@ -1366,6 +1301,15 @@ int main(int argc, char** argv) {
   load_plugins(!o.no_plugins);
 
   try {
+    if (!memory_limit.empty()) {
+      auto limit = MemoryBudget::parse_size(memory_limit.c_str());
+      if (!limit.ok()) {
+        throw Failure{Error::InvalidArgument,
+                      "--memory-limit: '" + memory_limit + "' is not a size (e.g. 512M, 16G)",
+                      kExitUsage};
+      }
+      o.memory_limit = limit.get();
+    }
     if (o.backends) {
       if (o.info || !o.model.empty()) {
         fail(Error::InvalidArgument, "--backends takes no model and no --info");

@@ -242,23 +242,149 @@ bool mask_info(const char* fn, const TensorObj* m, const int64_t target[4], int3
   return true;
 }
 
+// The sizes of one problem: q [B,H,Lq,E], k [B,Hk,Lk,E], v [B,Hk,Lk,Ev];
+// G query heads per kv head.
+struct Dims {
+  int64_t B, H, Lq, E, Hk, Lk, Ev, G;
+};
+
+Dims dims_of(const TensorObj* q, const TensorObj* k, const TensorObj* v) {
+  const int64_t H = q->sizes[1], Hk = k->sizes[1];
+  return Dims{q->sizes[0], H, q->sizes[2], q->sizes[3], Hk, k->sizes[2], v->sizes[3],
+              Hk == 0 ? 0 : H / Hk};
+}
+
+// Workspace chunking: `heads` kv heads (each one query head of a group) x
+// `rows` query rows per step, so scores + probabilities stay under
+// kWorkspaceCap (float32 probabilities overwrite the scores in place).
+struct Chunking {
+  int64_t heads, rows;
+};
+
+Chunking chunking(const Dims& d, size_t es, bool f32) {
+  const int64_t row_bytes =
+      std::max<int64_t>(d.Lk, 1) * (f32 ? 4 : 4 + static_cast<int64_t>(es));
+  Chunking c{d.Hk, d.Lq};
+  if (d.Hk * d.Lq * row_bytes > kWorkspaceCap) {
+    if (d.Lq * row_bytes <= kWorkspaceCap) {
+      c.heads = kWorkspaceCap / (d.Lq * row_bytes);
+    } else {
+      c.heads = 1;
+      c.rows = std::max<int64_t>(1, kWorkspaceCap / row_bytes);
+    }
+  }
+  return c;
+}
+
+// What every chunk of one call shares.
+struct Attention {
+  const char* fn;
+  cublasHandle_t h;
+  cudaStream_t stream;
+  cudaDataType_t dt;
+  cublasComputeType_t ct;
+  size_t es;
+  Dims d;
+  View4 q, k, v;
+  const MaskInfo* mask;
+  bool causal;
+  float scale;
+  float* scores;
+  void* probs;
+  int32_t probs_dtype;
+  float* lse;
+  const int64_t* ls;  // lse strides [3]
+  char* out;          // [B,H,Lq,Ev] with strides `os`
+  const int64_t* os;
+
+  bool cuda_ok(cudaError_t e) const {
+    if (e == cudaSuccess) return true;
+    log_err(fn, cudaGetErrorString(e));
+    return false;
+  }
+
+  // S = scale Q K^T, P = softmax(S + mask), O = P V for batch b, the `nh`
+  // query heads h0, h0 + G, ... (kv heads k0...) and rows i0 .. i0 + m.
+  bool chunk(int64_t b, int64_t k0, int64_t nh, int64_t h0, int64_t i0, int64_t m) const {
+    const int64_t G = d.G, Lk = d.Lk, E = d.E, Ev = d.Ev;
+    const int64_t ies = static_cast<int64_t>(es);
+    if (Lk > 0) {
+      if (E == 0) {
+        if (!cuda_ok(cudaMemsetAsync(scores, 0, static_cast<size_t>(nh * m * Lk) * 4, stream))) {
+          return false;
+        }
+      } else {
+        const Mat a{q.data + (b * q.s[0] + h0 * q.s[1] + i0 * q.s[2]) * ies, dt, q.s[2],
+                    q.s[3], G * q.s[1]};
+        const Mat bt{k.data + (b * k.s[0] + k0 * k.s[1]) * ies, dt, k.s[3], k.s[2], k.s[1]};
+        const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
+        if (!gemm_rm(fn, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
+      }
+    }
+    shim::SdpaSoftmaxParams p;
+    p.scores = scores;
+    p.probs = probs;
+    p.probs_dtype = probs_dtype;
+    p.lse = lse;
+    std::copy(ls, ls + 3, p.lse_stride);
+    p.mask = mask->data;
+    p.mask_dtype = mask->dtype;
+    std::copy(mask->s, mask->s + 4, p.mask_stride);
+    p.causal = causal;
+    p.batch = b;
+    p.h0 = h0;
+    p.head_step = G;
+    p.heads = nh;
+    p.i0 = i0;
+    p.rows = m;
+    p.lk = Lk;
+    if (!cuda_ok(shim::launch_sdpa_softmax(p, stream))) return false;
+    if (Lk == 0 || Ev == 0) return true;
+    const Mat a{probs, dt, Lk, 1, m * Lk};
+    const Mat bv{v.data + (b * v.s[0] + k0 * v.s[1]) * ies, dt, v.s[2], v.s[3], v.s[1]};
+    const Mat c{out + (b * os[0] + h0 * os[1] + i0 * os[2]) * ies, dt, os[2], os[3],
+                G * os[1]};
+    return gemm_rm(fn, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
+  }
+};
+
+// Where O is written: `out` itself, or (when its [Lq, Ev] matrices have no
+// unit stride: a dense q with an unusual dimension order) a contiguous
+// scratch copy, then copied into `out`. *os: the strides written with.
+bool output_target(const char* fn, TensorObj* out, const Dims& d, Scratch* scratch,
+                   const int64_t* contig, char** ob, const int64_t** os, bool* staged) {
+  *ob = out->data();
+  *os = out->strides.data();
+  *staged = false;
+  cublasOperation_t op;
+  int64_t ld;
+  if (d.Lk > 0 && d.Ev > 0 &&
+      (!operand(d.Lq, d.Ev, (*os)[2], (*os)[3], &op, &ld) || !fits_int(ld))) {
+    *ob = static_cast<char*>(
+        scratch->alloc(static_cast<size_t>(out->numel()) * out->elem_size(), out->device_index));
+    if (*ob == nullptr) {
+      log_err(fn, "workspace allocation failed");
+      return false;
+    }
+    *os = contig;
+    *staged = true;
+  }
+  return true;
+}
+
 // The attention itself into `out` (allocated [B,H,Lq,Ev]); writes the rows'
 // log-sum-exp to lse[b*ls[0] + h*ls[1] + i*ls[2]] when lse is not null.
 bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const TensorObj* v,
                const MaskInfo& mask, bool causal, float scale, TensorObj* out, float* lse,
                const int64_t ls[3]) {
-  const int64_t B = q->sizes[0], H = q->sizes[1], Lq = q->sizes[2], E = q->sizes[3];
-  const int64_t Hk = k->sizes[1], Lk = k->sizes[2], Ev = v->sizes[3];
-  const int64_t G = H / Hk;
+  const Dims d = dims_of(q, k, v);
   const int32_t dev = q->device_index;
   cudaStream_t stream = shim::current_stream(dev);
-  if (B == 0 || H == 0 || Lq == 0) return true;
-
-  cudaError_t e = cudaSuccess;
-  if (Lk == 0 && Ev > 0) {
+  if (d.B == 0 || d.H == 0 || d.Lq == 0) return true;
+  if (d.Lk == 0 && d.Ev > 0) {
     // No keys: every row is fully masked; the output is zeros.
-    e = cudaMemsetAsync(out->data(), 0, static_cast<size_t>(out->numel()) * out->elem_size(),
-                        stream);
+    const cudaError_t e = cudaMemsetAsync(
+        out->data(), 0, static_cast<size_t>(out->numel()) * out->elem_size(), stream);
     if (e != cudaSuccess) {
       log_err(fn, cudaGetErrorString(e));
       return false;
@@ -280,22 +406,8 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
   cuda_type(q->dtype, &dt);
   const size_t es = q->elem_size();
   const bool f32 = q->dtype == shim::kDtF32;
-  // float32 inputs: true float32 products (no TF32 or other reduced modes).
-  const cublasComputeType_t ct = f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
-
-  // Chunking: `hc` kv heads (each one query head of a group) x `rc` rows.
-  // float32 probabilities overwrite the scores in place.
-  const int64_t row_bytes = std::max<int64_t>(Lk, 1) * (f32 ? 4 : 4 + static_cast<int64_t>(es));
-  int64_t hc = Hk, rc = Lq;
-  if (Hk * Lq * row_bytes > kWorkspaceCap) {
-    if (Lq * row_bytes <= kWorkspaceCap) {
-      hc = kWorkspaceCap / (Lq * row_bytes);
-    } else {
-      hc = 1;
-      rc = std::max<int64_t>(1, kWorkspaceCap / row_bytes);
-    }
-  }
-  const size_t ws_elems = static_cast<size_t>(hc * rc * Lk);
+  const Chunking ch = chunking(d, es, f32);
+  const size_t ws_elems = static_cast<size_t>(ch.heads * ch.rows * d.Lk);
   float* scores = static_cast<float*>(scratch.alloc(ws_elems * 4, dev));
   void* probs = f32 ? static_cast<void*>(scores) : scratch.alloc(ws_elems * es, dev);
   if (ws_elems > 0 && (scores == nullptr || probs == nullptr)) {
@@ -303,91 +415,33 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
     return false;
   }
   AOTI_TRACE("%s: B=%lld H=%lld Hk=%lld Lq=%lld Lk=%lld E=%lld Ev=%lld chunk heads=%lld rows=%lld",
-             fn, (long long)B, (long long)H, (long long)Hk, (long long)Lq, (long long)Lk,
-             (long long)E, (long long)Ev, (long long)hc, (long long)rc);
-
-  // An output whose [Lq, Ev] matrices have no unit stride (a dense q with
-  // an unusual dimension order) is computed contiguously, then copied.
-  char* ob = out->data();
-  const int64_t* os = out->strides.data();
-  const int64_t contig[4] = {H * Lq * Ev, Lq * Ev, Ev, 1};
-  bool staged = false;
-  {
-    cublasOperation_t op;
-    int64_t ld;
-    if (Lk > 0 && Ev > 0 && (!operand(Lq, Ev, os[2], os[3], &op, &ld) || !fits_int(ld))) {
-      ob = static_cast<char*>(scratch.alloc(static_cast<size_t>(out->numel()) * es, dev));
-      if (ob == nullptr) {
-        log_err(fn, "workspace allocation failed");
-        return false;
-      }
-      os = contig;
-      staged = true;
-    }
-  }
-  for (int64_t b = 0; b < B; ++b) {
-    for (int64_t r = 0; r < G; ++r) {
-      for (int64_t k0 = 0; k0 < Hk; k0 += hc) {
-        const int64_t nh = std::min(hc, Hk - k0);
-        const int64_t h0 = k0 * G + r;  // first query head of the chunk
-        for (int64_t i0 = 0; i0 < Lq; i0 += rc) {
-          const int64_t m = std::min(rc, Lq - i0);
-          if (Lk > 0) {
-            if (E == 0) {
-              e = cudaMemsetAsync(scores, 0, static_cast<size_t>(nh * m * Lk) * 4, stream);
-            } else {
-              const Mat a{qv.data + (b * qv.s[0] + h0 * qv.s[1] + i0 * qv.s[2]) * int64_t(es),
-                          dt, qv.s[2], qv.s[3], G * qv.s[1]};
-              const Mat bt{kv.data + (b * kv.s[0] + k0 * kv.s[1]) * int64_t(es), dt, kv.s[3],
-                           kv.s[2], kv.s[1]};
-              const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
-              if (!gemm_rm(fn, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
-            }
-          }
-          if (e != cudaSuccess) break;
-          shim::SdpaSoftmaxParams p;
-          p.scores = scores;
-          p.probs = probs;
-          p.probs_dtype = v->dtype;
-          p.lse = lse;
-          std::copy(ls, ls + 3, p.lse_stride);
-          p.mask = mask.data;
-          p.mask_dtype = mask.dtype;
-          std::copy(mask.s, mask.s + 4, p.mask_stride);
-          p.causal = causal;
-          p.batch = b;
-          p.h0 = h0;
-          p.head_step = G;
-          p.heads = nh;
-          p.i0 = i0;
-          p.rows = m;
-          p.lk = Lk;
-          e = shim::launch_sdpa_softmax(p, stream);
-          if (e != cudaSuccess) break;
-          if (Lk > 0 && Ev > 0) {
-            const Mat a{probs, dt, Lk, 1, m * Lk};
-            const Mat bv{vv.data + (b * vv.s[0] + k0 * vv.s[1]) * int64_t(es), dt, vv.s[2],
-                         vv.s[3], vv.s[1]};
-            const Mat c{ob + (b * os[0] + h0 * os[1] + i0 * os[2]) * int64_t(es), dt, os[2],
-                        os[3], G * os[1]};
-            if (!gemm_rm(fn, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct)) return false;
+             fn, (long long)d.B, (long long)d.H, (long long)d.Hk, (long long)d.Lq,
+             (long long)d.Lk, (long long)d.E, (long long)d.Ev, (long long)ch.heads,
+             (long long)ch.rows);
+  const int64_t contig[4] = {d.H * d.Lq * d.Ev, d.Lq * d.Ev, d.Ev, 1};
+  char* ob;
+  const int64_t* os;
+  bool staged;
+  if (!output_target(fn, out, d, &scratch, contig, &ob, &os, &staged)) return false;
+  // float32 inputs: true float32 products (no TF32 or other reduced modes).
+  const Attention at{fn, h, stream, dt, f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
+                     es, d, qv, kv, vv, &mask, causal, scale, scores, probs, v->dtype, lse, ls,
+                     ob, os};
+  for (int64_t b = 0; b < d.B; ++b) {
+    for (int64_t r = 0; r < d.G; ++r) {
+      for (int64_t k0 = 0; k0 < d.Hk; k0 += ch.heads) {
+        const int64_t nh = std::min(ch.heads, d.Hk - k0);
+        for (int64_t i0 = 0; i0 < d.Lq; i0 += ch.rows) {
+          // k0 * G + r: the chunk's first query head.
+          if (!at.chunk(b, k0, nh, k0 * d.G + r, i0, std::min(ch.rows, d.Lq - i0))) {
+            return false;
           }
         }
-        if (e != cudaSuccess) break;
       }
-      if (e != cudaSuccess) break;
     }
-    if (e != cudaSuccess) break;
   }
-  if (e == cudaSuccess && staged) {
-    e = shim::strided_copy(out->data(), out->strides.data(), ob, contig, out->sizes.data(), 4,
-                           es, stream);
-  }
-  if (e != cudaSuccess) {
-    log_err(fn, cudaGetErrorString(e));
-    return false;
-  }
-  return true;
+  return !staged || at.cuda_ok(shim::strided_copy(out->data(), out->strides.data(), ob,
+                                                  contig, out->sizes.data(), 4, es, stream));
 }
 
 bool is_cuda_4d(const TensorObj* t) {
@@ -401,6 +455,96 @@ TensorObj* new_tensor(int64_t ndim, const int64_t* sizes, const int64_t* strides
   size_t nbytes = shim::dtype_size(dtype);
   for (int64_t i = 0; i < ndim; ++i) nbytes *= static_cast<size_t>(sizes[i]);
   return shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, device, stream);
+}
+
+// q, k and v as the attention needs them; false with one line saying why.
+bool check_qkv(const char* fn, const TensorObj* q, const TensorObj* k, const TensorObj* v,
+               double dropout_p) {
+  if (dropout_p != 0.0) {
+    log_err(fn, "dropout_p != 0 is not supported (inference only)");
+    return false;
+  }
+  if (!is_cuda_4d(q) || !is_cuda_4d(k) || !is_cuda_4d(v)) {
+    log_err(fn, "query, key and value must be 4-D CUDA tensors [B, H, L, E]");
+    return false;
+  }
+  cudaDataType_t dt;
+  // float64 has a cuBLAS type but no softmax kernel instantiation.
+  if (q->dtype == shim::kDtF64 || !cuda_type(q->dtype, &dt) || k->dtype != q->dtype ||
+      v->dtype != q->dtype) {
+    log_err(fn, "query, key and value must share one dtype: float32, float16 or bfloat16");
+    return false;
+  }
+  if (k->device_index != q->device_index || v->device_index != q->device_index) {
+    log_err(fn, "query, key and value must be on one device");
+    return false;
+  }
+  const int64_t B = q->sizes[0], H = q->sizes[1], E = q->sizes[3];
+  const int64_t Hk = k->sizes[1], Lk = k->sizes[2];
+  if (k->sizes[0] != B || v->sizes[0] != B || v->sizes[1] != Hk || v->sizes[2] != Lk ||
+      k->sizes[3] != E) {
+    log_err(fn, "shapes must be q [B,H,Lq,E], k [B,Hk,Lk,E], v [B,Hk,Lk,Ev]");
+    return false;
+  }
+  if (Hk == 0 ? H != 0 : H % Hk != 0) {
+    log_err(fn, "query heads must be a multiple of key/value heads");
+    return false;
+  }
+  return true;
+}
+
+// The tensors one call returns, destroyed unless handed out.
+struct Results {
+  std::vector<TensorObj*> made;
+  TensorObj* out = nullptr;
+  TensorObj* lse = nullptr;
+  float* lse_ptr = nullptr;
+  int64_t ls[3] = {0, 0, 0};
+  TensorObj* empties[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  bool handed_out = false;
+  ~Results() {
+    if (!handed_out) {
+      for (TensorObj* t : made) shim::destroy_tensor(t);
+    }
+  }
+  TensorObj* make(int64_t nd, const int64_t* sizes, const int64_t* strides, int32_t dtype,
+                  int32_t dev, cudaStream_t stream) {
+    TensorObj* t = new_tensor(nd, sizes, strides, dtype, dev, stream);
+    if (t != nullptr) made.push_back(t);
+    return t;
+  }
+};
+
+// The log-sum-exp in the shape each kind returns (efficient: [B,H,Lq]
+// padded to 32 rows, zeroed, or empty without compute_lse; cuDNN:
+// [B,H,Lq,1]; flash: [B,H,Lq]).
+bool make_lse(const char* fn, Kind kind, bool compute_lse, const Dims& d, int32_t dev,
+              cudaStream_t stream, Results* r) {
+  int64_t rows = d.Lq;
+  if (kind == Kind::kEfficient) {
+    rows = compute_lse ? (d.Lq + 31) / 32 * 32 : 0;
+    const int64_t lsz[3] = {d.B, d.H, rows};
+    r->lse = r->make(3, lsz, nullptr, shim::kDtF32, dev, stream);
+  } else if (kind == Kind::kCudnn) {
+    const int64_t lsz[4] = {d.B, d.H, d.Lq, 1};
+    r->lse = r->make(4, lsz, nullptr, shim::kDtF32, dev, stream);
+  } else {
+    const int64_t lsz[3] = {d.B, d.H, d.Lq};
+    r->lse = r->make(3, lsz, nullptr, shim::kDtF32, dev, stream);
+  }
+  if (r->lse == nullptr) return false;
+  r->ls[0] = d.H * rows;
+  r->ls[1] = rows;
+  r->ls[2] = 1;
+  if (r->lse->numel() == 0) return true;
+  r->lse_ptr = reinterpret_cast<float*>(r->lse->data());
+  if (r->lse->numel() != d.B * d.H * d.Lq &&
+      cudaMemsetAsync(r->lse_ptr, 0, static_cast<size_t>(r->lse->numel()) * 4, stream) !=
+          cudaSuccess) {
+    log_err(fn, "cudaMemsetAsync failed");
+    return false;
+  }
+  return true;
 }
 
 // The shared body of the three entry points. Any return pointer may be null
@@ -419,124 +563,51 @@ AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, Tenso
              shim::describe(q).c_str(), shim::describe(k).c_str(), shim::describe(v).c_str(),
              shim::describe(mask_t).c_str(), int(is_causal), dropout_p,
              scale ? "" : "default/", scale ? *scale : 0.0);
-  if (dropout_p != 0.0) {
-    log_err(fn, "dropout_p != 0 is not supported (inference only)");
-    return kFail;
-  }
-  if (!is_cuda_4d(q) || !is_cuda_4d(k) || !is_cuda_4d(v)) {
-    log_err(fn, "query, key and value must be 4-D CUDA tensors [B, H, L, E]");
-    return kFail;
-  }
-  cudaDataType_t dt;
-  // float64 has a cuBLAS type but no softmax kernel instantiation.
-  if (q->dtype == shim::kDtF64 || !cuda_type(q->dtype, &dt) || k->dtype != q->dtype ||
-      v->dtype != q->dtype) {
-    log_err(fn, "query, key and value must share one dtype: float32, float16 or bfloat16");
-    return kFail;
-  }
-  if (k->device_index != q->device_index || v->device_index != q->device_index) {
-    log_err(fn, "query, key and value must be on one device");
-    return kFail;
-  }
-  const int64_t B = q->sizes[0], H = q->sizes[1], Lq = q->sizes[2], E = q->sizes[3];
-  const int64_t Hk = k->sizes[1], Lk = k->sizes[2], Ev = v->sizes[3];
-  if (k->sizes[0] != B || v->sizes[0] != B || v->sizes[1] != Hk || v->sizes[2] != Lk ||
-      k->sizes[3] != E) {
-    log_err(fn, "shapes must be q [B,H,Lq,E], k [B,Hk,Lk,E], v [B,Hk,Lk,Ev]");
-    return kFail;
-  }
-  if (Hk == 0 ? H != 0 : H % Hk != 0) {
-    log_err(fn, "query heads must be a multiple of key/value heads");
-    return kFail;
-  }
-  const int64_t target[4] = {B, H, Lq, Lk};
+  if (!check_qkv(fn, q, k, v, dropout_p)) return kFail;
+  const Dims d = dims_of(q, k, v);
+  const int64_t target[4] = {d.B, d.H, d.Lq, d.Lk};
   MaskInfo mask;
   if (!mask_info(fn, mask_t, target, q->device_index, &mask)) return kFail;
 
   const int32_t dev = q->device_index;
   cudaStream_t stream = shim::current_stream(dev);
   const float sc = static_cast<float>(
-      scale != nullptr ? *scale : 1.0 / std::sqrt(static_cast<double>(E)));
-
-  std::vector<TensorObj*> made;
-  auto fail = [&]() {
-    for (TensorObj* t : made) shim::destroy_tensor(t);
-    return kFail;
-  };
-  auto make = [&](int64_t nd, const int64_t* sizes, const int64_t* strides, int32_t dtype) {
-    TensorObj* t = new_tensor(nd, sizes, strides, dtype, dev, stream);
-    if (t != nullptr) made.push_back(t);
-    return t;
-  };
-
-  const int64_t osz[4] = {B, H, Lq, Ev};
+      scale != nullptr ? *scale : 1.0 / std::sqrt(static_cast<double>(d.E)));
+  Results res;
+  const int64_t osz[4] = {d.B, d.H, d.Lq, d.Ev};
   int64_t ost[4];
   output_strides(kind, q, osz, ost);
-  TensorObj* out = make(4, osz, ost, q->dtype);
-  if (out == nullptr) return fail();
-
-  TensorObj* lse = nullptr;
-  float* lse_ptr = nullptr;
-  int64_t ls[3] = {0, 0, 0};
-  if (r_lse != nullptr) {
-    if (kind == Kind::kEfficient) {
-      const int64_t padded = compute_lse ? (Lq + 31) / 32 * 32 : 0;
-      const int64_t lsz[3] = {B, H, padded};
-      lse = make(3, lsz, nullptr, shim::kDtF32);
-      ls[0] = H * padded;
-      ls[1] = padded;
-      ls[2] = 1;
-    } else if (kind == Kind::kCudnn) {
-      const int64_t lsz[4] = {B, H, Lq, 1};
-      lse = make(4, lsz, nullptr, shim::kDtF32);
-      ls[0] = H * Lq;
-      ls[1] = Lq;
-      ls[2] = 1;
-    } else {
-      const int64_t lsz[3] = {B, H, Lq};
-      lse = make(3, lsz, nullptr, shim::kDtF32);
-      ls[0] = H * Lq;
-      ls[1] = Lq;
-      ls[2] = 1;
-    }
-    if (lse == nullptr) return fail();
-    if (lse->numel() > 0) {
-      lse_ptr = reinterpret_cast<float*>(lse->data());
-      if (lse->numel() != B * H * Lq &&
-          cudaMemsetAsync(lse_ptr, 0, static_cast<size_t>(lse->numel()) * 4, stream) !=
-              cudaSuccess) {
-        log_err(fn, "cudaMemsetAsync failed");
-        return fail();
-      }
-    }
-  }
+  res.out = res.make(4, osz, ost, q->dtype, dev, stream);
+  if (res.out == nullptr) return kFail;
+  if (r_lse != nullptr && !make_lse(fn, kind, compute_lse, d, dev, stream, &res)) return kFail;
   // Empty results (no dropout, no varlen, no debug mask).
   const int64_t zero = 0, one = 1;
-  TensorObj* empties[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
   AtenTensorHandle* empty_rets[5] = {r_cum_q, r_cum_k, r_seed, r_offset, r_debug};
   const int32_t empty_dtypes[5] = {shim::kDtI64, shim::kDtI64, shim::kDtI64, shim::kDtI64,
                                    q->dtype};
   for (int i = 0; i < 5; ++i) {
     if (empty_rets[i] == nullptr) continue;
-    empties[i] = make(1, &zero, &one, empty_dtypes[i]);
-    if (empties[i] == nullptr) return fail();
+    res.empties[i] = res.make(1, &zero, &one, empty_dtypes[i], dev, stream);
+    if (res.empties[i] == nullptr) return kFail;
   }
-
-  if (!attention(fn, q, k, v, mask, is_causal != 0, sc, out, lse_ptr, ls)) return fail();
-
+  if (!attention(fn, q, k, v, mask, is_causal != 0, sc, res.out, res.lse_ptr, res.ls)) {
+    return kFail;
+  }
+  res.handed_out = true;
   if (r_out != nullptr) {
-    *r_out = out;
+    *r_out = res.out;
   } else {
-    shim::destroy_tensor(out);
+    shim::destroy_tensor(res.out);
   }
-  if (r_lse != nullptr) *r_lse = lse;
+  if (r_lse != nullptr) *r_lse = res.lse;
   for (int i = 0; i < 5; ++i) {
-    if (empty_rets[i] != nullptr) *empty_rets[i] = empties[i];
+    if (empty_rets[i] != nullptr) *empty_rets[i] = res.empties[i];
   }
-  if (r_max_q != nullptr) *r_max_q = Lq;
-  if (r_max_k != nullptr) *r_max_k = Lk;
-  AOTI_TRACE("%s -> out=%s lse=%s", fn, r_out ? shim::describe(out).c_str() : "(not wanted)",
-             shim::describe(lse).c_str());
+  if (r_max_q != nullptr) *r_max_q = d.Lq;
+  if (r_max_k != nullptr) *r_max_k = d.Lk;
+  AOTI_TRACE("%s -> out=%s lse=%s", fn,
+             r_out ? shim::describe(res.out).c_str() : "(not wanted)",
+             shim::describe(res.lse).c_str());
   return kOk;
 }
 

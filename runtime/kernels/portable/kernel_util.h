@@ -20,6 +20,8 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace runtime {
 namespace portable {
@@ -48,9 +50,15 @@ struct Shape {
   ArrayRef<SizesType> ref() const {
     return ArrayRef<SizesType>(s, static_cast<size_t>(n));
   }
+  // Saturates at INT64_MAX (a shape built from two tensors' sizes can pass
+  // it); resize_out() rejects such a shape before anything loops over it.
   int64_t numel() const {
     int64_t r = 1;
-    for (int i = 0; i < n; ++i) r *= s[i];
+    for (int i = 0; i < n; ++i) {
+      if (!::executorch::runtime::internal::checked_mul<int64_t>(r, s[i], &r)) {
+        return std::numeric_limits<int64_t>::max();
+      }
+    }
     return r;
   }
 };
@@ -150,6 +158,8 @@ bool require_same_dtype(KernelRuntimeContext& ctx, const Tensor& a, const Tensor
                         const char* op);
 
 // ---- element access ----------------------------------------------------------
+// Bool elements are read and written as bytes: tensor data comes from files,
+// and a byte other than 0/1 read as C++ bool is undefined behaviour.
 
 // Float -> integer conversion without UB (NaN -> 0, saturating).
 template <typename I>
@@ -172,7 +182,7 @@ inline double load_d(ScalarType t, const void* p, size_t i) {
     case ScalarType::Half: return float(static_cast<const Half*>(p)[i]);
     case ScalarType::Float: return static_cast<const float*>(p)[i];
     case ScalarType::Double: return static_cast<const double*>(p)[i];
-    case ScalarType::Bool: return static_cast<const bool*>(p)[i] ? 1.0 : 0.0;
+    case ScalarType::Bool: return static_cast<const uint8_t*>(p)[i] != 0 ? 1.0 : 0.0;
     case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(p)[i]);
     default: return 0;
   }
@@ -185,7 +195,7 @@ inline int64_t load_i(ScalarType t, const void* p, size_t i) {
     case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
     case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
     case ScalarType::Long: return static_cast<const int64_t*>(p)[i];
-    case ScalarType::Bool: return static_cast<const bool*>(p)[i] ? 1 : 0;
+    case ScalarType::Bool: return static_cast<const uint8_t*>(p)[i] != 0 ? 1 : 0;
     default: return sat_cast<int64_t>(load_d(t, p, i));
   }
 }
@@ -200,7 +210,7 @@ inline void store_d(ScalarType t, void* p, size_t i, double v) {
     case ScalarType::Half: static_cast<Half*>(p)[i] = Half(static_cast<float>(v)); break;
     case ScalarType::Float: static_cast<float*>(p)[i] = static_cast<float>(v); break;
     case ScalarType::Double: static_cast<double*>(p)[i] = v; break;
-    case ScalarType::Bool: static_cast<bool*>(p)[i] = v != 0.0; break;
+    case ScalarType::Bool: static_cast<uint8_t*>(p)[i] = v != 0.0 ? 1 : 0; break;
     case ScalarType::BFloat16:
       static_cast<BFloat16*>(p)[i] = BFloat16(static_cast<float>(v));
       break;
@@ -215,7 +225,7 @@ inline void store_i(ScalarType t, void* p, size_t i, int64_t v) {
     case ScalarType::Short: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); break;
     case ScalarType::Int: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
     case ScalarType::Long: static_cast<int64_t*>(p)[i] = v; break;
-    case ScalarType::Bool: static_cast<bool*>(p)[i] = v != 0; break;
+    case ScalarType::Bool: static_cast<uint8_t*>(p)[i] = v != 0 ? 1 : 0; break;
     default: store_d(t, p, i, static_cast<double>(v)); break;
   }
 }

@@ -1,6 +1,8 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/named_data_map.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace runtime {
 
@@ -21,10 +23,9 @@ Result<TensorLayout> TensorLayout::create(Span<const int32_t> sizes,
     ET_CHECK_OR_RETURN_ERROR(dim_order[i] < sizes.size(), InvalidArgument,
                              "TensorLayout: dim order entry %u out of range",
                              static_cast<unsigned>(dim_order[i]));
-    const size_t s = static_cast<size_t>(sizes[i]);
-    ET_CHECK_OR_RETURN_ERROR(s == 0 || nbytes <= SIZE_MAX / s, InvalidArgument,
-                             "TensorLayout: byte size overflows");
-    nbytes *= s;
+    ET_CHECK_OR_RETURN_ERROR(
+        internal::checked_mul<size_t>(nbytes, static_cast<size_t>(sizes[i]), &nbytes),
+        InvalidArgument, "TensorLayout: byte size overflows");
   }
   return TensorLayout(sizes, dim_order, scalar_type, nbytes);
 }

@@ -9,6 +9,7 @@
 #include <executorch/runtime/platform/log.h>
 
 #include "executor/aligned_buffer.h"
+#include "executor/key_index.h"
 #include "executor/pte_header.h"
 #include "flat_tensor_generated.h"
 
@@ -127,18 +128,12 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
                            ".ptd FlatBuffer failed verification");
   const ft::FlatTensor* root = ft::GetFlatTensor(bytes);
   ET_CHECK_OK_OR_RETURN_ERROR(validate(root, seg_size));
-  return FlatTensorDataMap(loader, std::move(buf), root, seg_base);
+  return FlatTensorDataMap(loader, std::move(buf), root, seg_base,
+                           runtime::internal::sort_by_key(root->named_data()));
 }
 
 int64_t FlatTensorDataMap::find(std::string_view key) const {
-  const auto* named = root_->named_data();
-  for (uint32_t i = 0; i < vsize(named); ++i) {
-    const auto* k = named->Get(i)->key();
-    if (key == std::string_view(k->c_str(), k->size())) {
-      return i;
-    }
-  }
-  return -1;
+  return runtime::internal::find_key(root_->named_data(), order_, key);
 }
 
 Result<const runtime::TensorLayout> FlatTensorDataMap::get_tensor_layout(

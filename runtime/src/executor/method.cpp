@@ -25,6 +25,9 @@ const fb::Tensor* fb_tensor(const MethodState* ms, int32_t value_index) {
 }
 
 Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t idx) {
+  const fb::Tensor* ft = fb_tensor(ms, vi);
+  ET_CHECK_OR_RETURN_ERROR(ft != nullptr && ms->values[vi].isTensor(), InvalidState,
+                           "Input %zu is not a tensor value", idx);
   Tensor& dst = ms->values[vi].toTensor();
   ET_CHECK_OR_RETURN_ERROR(src.scalar_type() == dst.scalar_type(), InvalidArgument,
                            "Input %zu: dtype %d, expected %d", idx,
@@ -34,7 +37,6 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
                            ssize_t(dst.dim()));
   const Error resized = dst.unsafeGetTensorImpl()->internal_resize_contiguous(src.sizes());
   ET_CHECK_OK_OR_RETURN_ERROR(resized, "Input %zu: sizes do not match the method", idx);
-  const fb::Tensor* ft = fb_tensor(ms, vi);
   if (ft->allocation_info() != nullptr) {
     // Planned input: copy into the planned buffer.
     ET_CHECK_OR_RETURN_ERROR(src.nbytes() == dst.nbytes(), InvalidArgument,
@@ -102,6 +104,8 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
                            inputs_size());
   const int32_t vi = state_->plan->inputs()->Get(uint32_t(input_idx));
   EValue& target = state_->values[vi];
+  // Undo a MoveCall of the last run into this slot (method_state.h).
+  target = state_->loaded_inputs[input_idx];
   ET_CHECK_OR_RETURN_ERROR(input.tag == target.tag, InvalidArgument,
                            "Input %zu: tag %u, expected %u", input_idx,
                            unsigned(input.tag), unsigned(target.tag));
@@ -148,8 +152,8 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
                            outputs_size());
   const int32_t vi = state_->plan->outputs()->Get(uint32_t(output_idx));
   const fb::Tensor* ft = fb_tensor(state_, vi);
-  ET_CHECK_OR_RETURN_ERROR(ft != nullptr, InvalidArgument, "Output %zu is not a tensor",
-                           output_idx);
+  ET_CHECK_OR_RETURN_ERROR(ft != nullptr && state_->values[vi].isTensor(), InvalidArgument,
+                           "Output %zu is not a tensor", output_idx);
   ET_CHECK_OR_RETURN_ERROR(ft->allocation_info() == nullptr && ft->data_buffer_idx() == 0 &&
                                !internal::is_external(ft),
                            InvalidState, "Output %zu is memory-planned or constant",
@@ -224,7 +228,8 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
       continue;
     }
     const auto* fqn = ft->extra_tensor_info()->fully_qualified_name();
-    if (name == std::string_view(fqn->c_str(), fqn->size())) {
+    if (name == std::string_view(fqn->c_str(), fqn->size()) &&
+        state_->values[i].isTensor()) {
       return state_->values[i].toTensor();
     }
   }

@@ -1,8 +1,9 @@
 // Runs a method's instructions: kernels, delegates, moves, conditional
-// jumps and frees, under a global instruction cap.
+// jumps and frees, under a cap on instructions and one on element work.
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "executor/method_state.h"
 
 namespace executorch {
@@ -27,11 +28,12 @@ Result<bool> condition_value(const EValue& v) {
     ET_CHECK_OR_RETURN_ERROR(t.scalar_type() == ScalarType::Bool, InvalidProgram,
                              "JumpFalse condition tensor has dtype %d, not Bool",
                              int(t.scalar_type()));
-    const bool* data = t.const_data_ptr<bool>();
+    // Bytes, not bool: the data may come from a file and hold any value.
+    const uint8_t* data = static_cast<const uint8_t*>(t.const_data_ptr());
     ET_CHECK_OR_RETURN_ERROR(data != nullptr || t.numel() == 0, InvalidState,
                              "JumpFalse condition tensor has no data");
     for (ssize_t i = 0; i < t.numel(); ++i) {
-      if (!data[i]) return false;
+      if (data[i] == 0) return false;
     }
     return true;
   }
@@ -40,13 +42,32 @@ Result<bool> condition_value(const EValue& v) {
   return Error::InvalidProgram;
 }
 
-Error run_chain(MethodState* ms, size_t c, size_t* executed) {
+// Counts a call's work against the run's budget: a jump loop around big
+// kernels stops after a bounded amount of computation, not 10M calls.
+Error charge_work(MethodState* ms, Span<EValue*> args, uint64_t* work, size_t pc) {
+  *work = saturating_add(*work, call_work(args));
+  if (*work > ms->work_budget) {
+    ET_LOG(Error,
+           "Method '%s' did more than %llu element operations at instruction %zu, "
+           "over its budget (a jump loop?)",
+           ms->plan->name()->c_str(), (unsigned long long)ms->work_budget, pc);
+    return Error::InvalidState;
+  }
+  return Error::Ok;
+}
+
+struct RunCounters {
+  size_t executed = 0;
+  uint64_t work = 0;
+};
+
+Error run_chain(MethodState* ms, size_t c, RunCounters* counters) {
   const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
   const size_t n = instrs == nullptr ? 0 : instrs->size();
   const char* method_name = ms->plan->name()->c_str();
   size_t pc = 0;
   while (pc < n) {
-    if (++*executed > kMaxInstructionsPerRun) {
+    if (++counters->executed > kMaxInstructionsPerRun) {
       ET_LOG(Error, "Method '%s' hit the instruction limit of %zu", method_name,
              kMaxInstructionsPerRun);
       return Error::InvalidState;
@@ -56,6 +77,7 @@ Error run_chain(MethodState* ms, size_t c, size_t* executed) {
     size_t next = pc + 1;
     switch (in->instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
+        ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
         KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
         slot.op(ctx, slot.args);
         if (ctx.failure_state() != Error::Ok) {
@@ -66,6 +88,7 @@ Error run_chain(MethodState* ms, size_t c, size_t* executed) {
         break;
       }
       case fb::InstructionArguments::DelegateCall: {
+        ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
         const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
         DelegateSlot& d = ms->delegates[idx];
         BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(),
@@ -110,11 +133,21 @@ Error run_chain(MethodState* ms, size_t c, size_t* executed) {
 
 } // namespace
 
+uint64_t call_work(Span<EValue*> args) {
+  uint64_t work = 1;
+  for (EValue* a : args) {
+    if (a->isTensor()) {
+      work = saturating_add(work, uint64_t(a->toTensor().numel()));
+    }
+  }
+  return work;
+}
+
 Error execute_method(MethodState* ms) {
-  size_t executed = 0;
+  RunCounters counters;
   Error err = Error::Ok;
   for (size_t c = 0; c < ms->n_chains && err == Error::Ok; ++c) {
-    err = run_chain(ms, c, &executed);
+    err = run_chain(ms, c, &counters);
   }
   // Scratch memory lives for one run only.
   if (ms->memory->temp_allocator() != nullptr) {

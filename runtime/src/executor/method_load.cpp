@@ -7,6 +7,7 @@
 #include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "executor/method_state.h"
 #include "executor/program_state.h"
 #include "executor/program_validation.h"
@@ -152,6 +153,20 @@ Error resolve_kernel(MethodState* ms, const fb::KernelCall* call, InstructionSlo
   return Error::Ok;
 }
 
+// A run may repeat the method's calls (a loop over a tensor's slices), but
+// not without end: kLoopFactor times the work of running each kernel and
+// delegate call once, at least kMinWorkBudget (sums saturate at 2^64 - 1).
+constexpr uint64_t kLoopFactor = 1024;
+constexpr uint64_t kMinWorkBudget = uint64_t(1) << 26;
+
+uint64_t work_budget(uint64_t straight_line_work) {
+  uint64_t budget = 0;
+  if (__builtin_mul_overflow(straight_line_work, kLoopFactor, &budget)) {
+    return UINT64_MAX;
+  }
+  return budget < kMinWorkBudget ? kMinWorkBudget : budget;
+}
+
 Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
   MemoryAllocator* alloc = ms->memory->method_allocator();
   const auto* chains = ms->plan->chains();
@@ -174,6 +189,7 @@ Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
     new (&ms->instructions[i]) InstructionSlot();
   }
   ms->n_instructions = total;
+  uint64_t straight_line_work = 0;
   for (size_t c = 0; c < ms->n_chains; ++c) {
     const auto* instrs = chains->Get(uint32_t(c))->instructions();
     for (uint32_t i = 0; instrs != nullptr && i < instrs->size(); ++i) {
@@ -186,8 +202,10 @@ Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
         ET_CHECK_OK_OR_RETURN_ERROR(
             resolve_args(ms, in->instr_args_as_DelegateCall()->args(), &slot->args));
       }
+      straight_line_work = saturating_add(straight_line_work, call_work(slot->args));
     }
   }
+  ms->work_budget = work_budget(straight_line_work);
   return Error::Ok;
 }
 

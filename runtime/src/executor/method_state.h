@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <executorch/runtime/backend/backend_options_map.h>
 #include <executorch/runtime/backend/interface.h>
@@ -52,11 +53,19 @@ struct MethodState {
 
   EValue* values = nullptr;
   size_t n_values = 0;
+  // Each method input's value as loaded. A MoveCall may rebind an input slot
+  // to another value while running; set_input rebinds it to its own value
+  // first, so that it never writes into whatever was moved there.
+  EValue* loaded_inputs = nullptr;
+  size_t n_inputs = 0;
   // Instructions of all chains back to back; chain c starts at chain_start[c].
   InstructionSlot* instructions = nullptr;
   size_t n_instructions = 0;
   size_t* chain_start = nullptr;
   size_t n_chains = 0;
+  // Element work one execute() may do (method_execute.cpp): a multiple of
+  // what running every kernel and delegate call once costs.
+  uint64_t work_budget = 0;
   DelegateSlot* delegates = nullptr;
   size_t n_delegates_initialized = 0;
   // External tensor data kept alive while the method lives.
@@ -76,6 +85,12 @@ Result<MethodState*> load_method_state(const ProgramState* program,
 // Fills values[]; tensors get their data (planned, constant, external).
 Error parse_values(MethodState* ms);
 
+// Element work of one kernel or delegate call: the elements of its tensor
+// arguments, and 1 for the call itself.
+uint64_t call_work(Span<EValue*> args);
+
+// Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
+// and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
 
 } // namespace internal

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include <executorch/runtime/core/device_allocator.h>
-#include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "executor/method_state.h"
 #include "executor/program_state.h"
 #include "executor/program_validation.h"
@@ -223,10 +223,9 @@ Error parse_tensor(MethodState* ms, const fb::Tensor* t, uint32_t vi, EValue* ou
     dim_order[i] = t->dim_order() != nullptr ? t->dim_order()->Get(i) : uint8_t(i);
   }
   // The program gives sizes and dim order; the strides kernels and
-  // delegates read follow from them.
-  ET_CHECK_OR_RETURN_ERROR(dim_order_to_stride(sizes, dim_order, rank, strides) == Error::Ok,
-                           InvalidProgram, "value %u: dim order is not a permutation of %zu dims",
-                           vi, rank);
+  // delegates read follow from them (validation checked they fit).
+  ET_CHECK_OR_RETURN_ERROR(checked_dense_strides(sizes, dim_order, rank, strides),
+                           InvalidProgram, "Value %u: strides do not fit 32 bits", vi);
   etensor::Device device(etensor::DeviceType::CPU);
   ET_CHECK_OK_OR_RETURN_ERROR(tensor_device(ms, t, vi, &device));
   new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), ssize_t(rank),
@@ -371,6 +370,14 @@ Error parse_values(MethodState* ms) {
   for (uint32_t i = 0; i < n; ++i) {
     ET_CHECK_OK_OR_RETURN_ERROR(parse_value(ms, i));
   }
+  const auto* inputs = ms->plan->inputs();
+  const size_t n_inputs = inputs == nullptr ? 0 : inputs->size();
+  ms->loaded_inputs = alloc->allocateList<EValue>(n_inputs == 0 ? 1 : n_inputs);
+  ET_ALLOC_OR_FAIL(ms->loaded_inputs, "the method's inputs");
+  for (uint32_t i = 0; i < n_inputs; ++i) {
+    new (&ms->loaded_inputs[i]) EValue(ms->values[inputs->Get(i)]);
+  }
+  ms->n_inputs = n_inputs;
   return Error::Ok;
 }
 

@@ -84,6 +84,7 @@ Error load_into_state(ProgramState* st, DataLoader* loader,
   st->uses_constant_segment = cs != nullptr && cs->offsets() != nullptr &&
                               cs->offsets()->size() > 0;
   ET_CHECK_OK_OR_RETURN_ERROR(internal::validate_program(*st));
+  st->named_data.index();
 
   if (st->uses_constant_segment) {
     const auto* seg = st->fb->segments()->Get(cs->segment_index());

@@ -4,24 +4,17 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "executor/key_index.h"
 #include "executor/program_state.h"
 
 namespace executorch {
 namespace runtime {
 namespace internal {
 
+void ProgramNamedDataMap::index() { order_ = sort_by_key(state_->fb->named_data()); }
+
 int64_t ProgramNamedDataMap::find(std::string_view key) const {
-  const auto* named = state_->fb->named_data();
-  if (named == nullptr) {
-    return -1;
-  }
-  for (uint32_t i = 0; i < named->size(); ++i) {
-    const auto* k = named->Get(i)->key();
-    if (k != nullptr && key == std::string_view(k->c_str(), k->size())) {
-      return i;
-    }
-  }
-  return -1;
+  return find_key(state_->fb->named_data(), order_, key);
 }
 
 Result<const TensorLayout> ProgramNamedDataMap::get_tensor_layout(

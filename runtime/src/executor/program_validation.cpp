@@ -6,6 +6,7 @@
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "executor/program_state.h"
 #include "executor/pte_header.h"
 
@@ -50,21 +51,38 @@ Result<size_t> tensor_nbytes(const fb::Tensor* t) {
            int(::executorch::aten::TensorImpl::kMaxDim));
     return Error::InvalidProgram;
   }
-  uint64_t n = elem;
   for (size_t i = 0; i < rank; ++i) {
     const int32_t s = sizes->Get(static_cast<uint32_t>(i));
     if (s < 0) {
       ET_LOG(Error, "Tensor has negative size %d at dim %zu", s, i);
       return Error::InvalidProgram;
     }
-    // Keep numel within ssize_t and bytes within size_t (2^62 is plenty).
-    if (s != 0 && n > (uint64_t(1) << 62) / uint64_t(s)) {
-      ET_LOG(Error, "Tensor byte size overflows");
-      return Error::InvalidProgram;
-    }
-    n *= uint64_t(s);
   }
-  return static_cast<size_t>(n);
+  int64_t numel = 0;
+  int64_t nbytes = 0;
+  // Keep bytes within 2^62: offsets and ends computed from them stay in
+  // int64_t and size_t.
+  if (!checked_numel(rank == 0 ? nullptr : sizes->data(), rank, &numel) ||
+      !checked_mul<int64_t>(numel, int64_t(elem), &nbytes) || nbytes > kMaxTensorBytes) {
+    ET_LOG(Error, "Tensor byte size overflows (limit 2^62 bytes)");
+    return Error::InvalidProgram;
+  }
+  return static_cast<size_t>(nbytes);
+}
+
+Error check_tensor_strides(const fb::Tensor* t, uint32_t vi) {
+  const size_t rank = vsize(t->sizes());
+  uint8_t order[::executorch::aten::TensorImpl::kMaxDim];
+  for (uint32_t i = 0; i < rank; ++i) {
+    order[i] = t->dim_order() != nullptr ? t->dim_order()->Get(i) : uint8_t(i);
+  }
+  int32_t strides[::executorch::aten::TensorImpl::kMaxDim];
+  StrideOverflow bad;
+  ET_VALIDATE(rank == 0 || checked_dense_strides(t->sizes()->data(), order, rank,
+                                                 strides, &bad),
+              "Tensor value %u: stride %lld of dim %zu does not fit the 32-bit stride "
+              "type", vi, (long long)bad.value, bad.dim);
+  return Error::Ok;
 }
 
 namespace {
@@ -115,6 +133,7 @@ struct PlanChecker {
         seen |= 1u << d;
       }
     }
+    ET_CHECK_OK_OR_RETURN_ERROR(check_tensor_strides(t, vi));
     const auto dyn = t->shape_dynamism();
     ET_VALIDATE(dyn >= fb::TensorShapeDynamism::MIN &&
                     dyn <= fb::TensorShapeDynamism::MAX,
@@ -275,6 +294,16 @@ struct PlanChecker {
                         m->move_to() >= 0 && size_t(m->move_to()) < n_values,
                     "Instruction %u: move %d -> %d out of range", ii, m->move_from(),
                     m->move_to());
+        // A move keeps the type: everything that reads the destination (a
+        // method input, a list item, a kernel) relies on the type the file
+        // gave it.
+        const auto from = plan->values()->Get(uint32_t(m->move_from()))->val_type();
+        const auto to = plan->values()->Get(uint32_t(m->move_to()))->val_type();
+        ET_VALIDATE(from == to,
+                    "Instruction %u: move from value %d (%s) to value %d (%s) changes "
+                    "the destination's type", ii, m->move_from(),
+                    fb::EnumNameKernelTypes(from), m->move_to(),
+                    fb::EnumNameKernelTypes(to));
         break;
       }
       case fb::InstructionArguments::JumpFalseCall: {

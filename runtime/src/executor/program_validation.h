@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/result.h>
@@ -21,12 +22,17 @@ constexpr size_t kMaxMethods = 4096;
 constexpr size_t kMaxValuesPerMethod = 1u << 24;
 constexpr size_t kMaxInstructionsPerMethod = 1u << 24;
 constexpr size_t kMaxOperatorNameLength = 256;
+constexpr int64_t kMaxTensorBytes = int64_t(1) << 62;
 
 Error validate_program(const ProgramState& state);
 
 // Byte size of a tensor (numel * element size); InvalidProgram on a bad
-// dtype, rank, negative size or overflow.
+// dtype, rank, negative size or a size over kMaxTensorBytes.
 Result<size_t> tensor_nbytes(const executorch_flatbuffer::Tensor* t);
+
+// InvalidProgram, naming the value, when a dense stride of the tensor does
+// not fit the 32-bit stride type (call after its dim order is checked).
+Error check_tensor_strides(const executorch_flatbuffer::Tensor* t, uint32_t vi);
 
 // Planned byte offset of a tensor with allocation_info.
 inline uint64_t planned_offset(const executorch_flatbuffer::AllocationDetails* a) {

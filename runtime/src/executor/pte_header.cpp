@@ -26,7 +26,13 @@ Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size,
     h.segment_data_size = read_le64(data + 32);
     h.has_segment_data_size = true;
   }
-  if (h.program_size < 8 + length || h.program_size > file_size) {
+  // 64-bit sum: a length near 2^32 must not wrap to a small number.
+  if (h.program_size < 8 + uint64_t(length)) {
+    ET_LOG(Error, "Extended header length %u is longer than program_size %llu", length,
+           (unsigned long long)h.program_size);
+    return Error::InvalidProgram;
+  }
+  if (h.program_size > file_size) {
     ET_LOG(Error, "Extended header: program_size %llu outside file of %zu bytes",
            (unsigned long long)h.program_size, file_size);
     return Error::InvalidProgram;

@@ -71,10 +71,12 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
   void* mapping = nullptr;
   size_t mapping_size = 0;
   if (file_size > 0) {
-    // One read-only private mapping of the whole file; every load points
-    // into it, so nothing is copied.
+    // One private mapping of the whole file; every load points into it, so
+    // nothing is copied. Writable (copy-on-write, never written back): a
+    // program whose kernel writes into one of its own constants then changes
+    // this process's copy of that page instead of faulting on a read-only one.
     mapping_size = (file_size + page_size - 1) & ~(page_size - 1);
-    void* m = ::mmap(nullptr, mapping_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* m = ::mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED) {
       ET_LOG(Error, "Failed to mmap %s (%zu bytes): %s", file_name, file_size,
              std::strerror(errno));

@@ -9,8 +9,8 @@
 #include <executorch/extension/data_loader/mmap_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/extension/memory_allocator/planned_memory.h>
 #include <executorch/runtime/backend/interface.h>
-#include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -22,9 +22,6 @@ using ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap;
 using ::executorch::ET_RUNTIME_NAMESPACE::MemoryManager;
 using ::executorch::runtime::BackendOption;
 using ::executorch::runtime::DataLoader;
-using ::executorch::runtime::DeviceAllocator;
-using ::executorch::runtime::device_type_name;
-using ::executorch::runtime::get_device_allocator;
 using ::executorch::runtime::EventTracer;
 using ::executorch::runtime::FreeableBuffer;
 using ::executorch::runtime::HierarchicalAllocator;
@@ -101,77 +98,6 @@ class ChainedDataMap final : public NamedDataMap {
   std::vector<const NamedDataMap*> maps_;
 };
 
-// Planned arena memory: cache-line aligned, zeroed so first runs are
-// deterministic.
-struct AlignedBlock {
-  void* ptr = nullptr;
-  size_t size = 0;
-  AlignedBlock() = default;
-  AlignedBlock(const AlignedBlock&) = delete;
-  AlignedBlock& operator=(const AlignedBlock&) = delete;
-  AlignedBlock(AlignedBlock&& o) noexcept : ptr(o.ptr), size(o.size) {
-    o.ptr = nullptr;
-    o.size = 0;
-  }
-  ~AlignedBlock() { std::free(ptr); }
-  bool allocate(size_t n) {
-    if (::posix_memalign(&ptr, 64, n == 0 ? 1 : n) != 0) {
-      ptr = nullptr;
-      return false;
-    }
-    std::memset(ptr, 0, n == 0 ? 1 : n);
-    size = n;
-    return true;
-  }
-};
-
-// A planned buffer on a device, from the device's registered allocator.
-struct DeviceBlock {
-  void* ptr = nullptr;
-  size_t size = 0;
-  ::executorch::aten::Device device{::executorch::aten::DeviceType::CPU};
-  DeviceAllocator* allocator = nullptr;
-  DeviceBlock() = default;
-  DeviceBlock(const DeviceBlock&) = delete;
-  DeviceBlock& operator=(const DeviceBlock&) = delete;
-  DeviceBlock(DeviceBlock&& o) noexcept
-      : ptr(o.ptr), size(o.size), device(o.device), allocator(o.allocator) {
-    o.ptr = nullptr;
-    o.allocator = nullptr;
-  }
-  ~DeviceBlock() {
-    if (allocator != nullptr && ptr != nullptr) {
-      allocator->deallocate(ptr, device.index());
-    }
-  }
-  Error allocate(size_t n, ::executorch::aten::Device dev) {
-    allocator = get_device_allocator(dev.type());
-    ET_CHECK_OR_RETURN_ERROR(allocator != nullptr, NotFound,
-                             "no allocator for device %s: is the %s backend installed?",
-                             device_type_name(dev.type()), device_type_name(dev.type()));
-    auto p = allocator->allocate(n == 0 ? 1 : n, dev.index());
-    if (!p.ok()) {
-      allocator = nullptr;
-      ET_LOG(Error, "Cannot allocate %zu bytes on %s:%d", n, device_type_name(dev.type()),
-             int(dev.index()));
-      return p.error();
-    }
-    ptr = *p;
-    size = n;
-    device = dev;
-    return Error::Ok;
-  }
-};
-
-// Planned buffer i of a method: its device (CPU when the file says nothing).
-Result<::executorch::aten::Device> buffer_device(const MethodMeta& meta, size_t i) {
-  auto dev = meta.memory_planned_buffer_device(i);
-  if (!dev.ok()) {
-    return dev.error();
-  }
-  return *dev;
-}
-
 Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
                                                 Module::LoadMode mode) {
   using Mlock = MmapDataLoader::MlockConfig;
@@ -212,11 +138,7 @@ Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
 
 struct Module::Impl {
   struct MethodHolder {
-    std::vector<AlignedBlock> planned_blocks; // only when the Module planned
-    std::vector<DeviceBlock> device_blocks;   // planned buffers on a device
-    std::vector<Span<uint8_t>> planned_spans;
-    std::vector<::executorch::aten::Device> planned_devices;
-    std::unique_ptr<HierarchicalAllocator> planned_memory;
+    std::unique_ptr<PlannedMemory> planned; // only when the Module planned
     std::unique_ptr<MemoryAllocator> own_method_allocator;
     std::unique_ptr<MemoryManager> memory_manager;
     std::vector<Kernel> kernels;
@@ -248,11 +170,9 @@ struct Module::Impl {
   std::vector<std::vector<BackendOption>> option_values;
   LoadBackendOptionsMap backend_options;
 
-  std::vector<AlignedBlock> shared_blocks; // share_memory_arenas only
-  std::vector<DeviceBlock> shared_device_blocks;
-  std::vector<::executorch::aten::Device> shared_devices;
-  std::vector<uint8_t*> shared_ptrs;
-  std::vector<size_t> shared_sizes;
+  // Everything the Module allocates for planned memory is charged here.
+  MemoryBudget budget;
+  std::unique_ptr<PlannedMemory> shared_planned; // share_memory_arenas only
   std::unordered_map<std::string, std::unique_ptr<MethodHolder>> methods;
 
   ~Impl() {
@@ -315,8 +235,8 @@ struct Module::Impl {
 
   // Sizes every planned buffer to the largest any method needs, once, so
   // methods can share them.
-  Error ensure_shared_blocks() {
-    if (!shared_ptrs.empty()) {
+  Error ensure_shared_planned() {
+    if (shared_planned != nullptr) {
       return Error::Ok;
     }
     std::vector<size_t> sizes;
@@ -334,7 +254,7 @@ struct Module::Impl {
         device_set.resize(n, false);
       }
       for (size_t i = 0; i < n; ++i) {
-        auto dev = buffer_device(*meta, i);
+        auto dev = meta->memory_planned_buffer_device(i);
         ET_CHECK_OK_OR_RETURN_ERROR(dev.error());
         ET_CHECK_OR_RETURN_ERROR(!device_set[i] || devices[i] == *dev, NotSupported,
                                  "Shared planned buffer %zu is on different devices in "
@@ -349,30 +269,11 @@ struct Module::Impl {
         sizes[i] = std::max(sizes[i], static_cast<size_t>(*s));
       }
     }
-    std::vector<AlignedBlock> host;
-    std::vector<DeviceBlock> dev;
-    std::vector<uint8_t*> ptrs;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const size_t s = sizes[i];
-      if (devices[i].is_cpu()) {
-        AlignedBlock b;
-        ET_CHECK_OR_RETURN_ERROR(b.allocate(s), MemoryAllocationFailed,
-                                 "Cannot allocate a %zu-byte planned buffer", s);
-        ptrs.push_back(static_cast<uint8_t*>(b.ptr));
-        host.push_back(std::move(b));
-      } else {
-        DeviceBlock b;
-        ET_CHECK_OK_OR_RETURN_ERROR(b.allocate(s, devices[i]));
-        ptrs.push_back(static_cast<uint8_t*>(b.ptr));
-        dev.push_back(std::move(b));
-      }
-    }
-    shared_blocks = std::move(host);
-    shared_device_blocks = std::move(dev);
-    shared_devices = std::move(devices);
-    shared_ptrs = std::move(ptrs);
-    std::vector<size_t> kept = std::move(sizes);
-    shared_sizes = std::move(kept);
+    auto planned = PlannedMemory::allocate(
+        Span<const size_t>(sizes.data(), sizes.size()),
+        Span<const ::executorch::aten::Device>(devices.data(), devices.size()), &budget);
+    ET_CHECK_OK_OR_RETURN_ERROR(planned.error());
+    shared_planned = std::move(*planned);
     return Error::Ok;
   }
 };
@@ -513,6 +414,10 @@ Error Module::load(const LoadBackendOptionsMap& backend_options,
 
 bool Module::is_loaded() const { return impl_->program != nullptr; }
 
+void Module::set_memory_limit(size_t bytes) { impl_->budget.set_limit(bytes); }
+
+size_t Module::memory_limit() const { return impl_->budget.limit(); }
+
 std::shared_ptr<Program> Module::program() const { return impl_->program; }
 
 Result<size_t> Module::num_methods() {
@@ -552,52 +457,18 @@ Error Module::load_method(const std::string& method_name,
 
   auto holder = std::make_unique<Impl::MethodHolder>();
   if (planned_memory == nullptr) {
-    const size_t n = meta->num_memory_planned_buffers();
     if (d.share_memory_arenas) {
-      ET_CHECK_OK_OR_RETURN_ERROR(d.ensure_shared_blocks());
-      for (size_t i = 0; i < n; ++i) {
-        holder->planned_spans.emplace_back(d.shared_ptrs[i], d.shared_sizes[i]);
-        holder->planned_devices.push_back(d.shared_devices[i]);
-      }
+      ET_CHECK_OK_OR_RETURN_ERROR(d.ensure_shared_planned());
+      planned_memory = d.shared_planned->allocator();
     } else {
-      for (size_t i = 0; i < n; ++i) {
-        auto size = meta->memory_planned_buffer_size(i);
-        ET_CHECK_OK_OR_RETURN_ERROR(size.error());
-        ET_CHECK_OR_RETURN_ERROR(*size >= 0, InvalidProgram,
-                                 "Negative planned buffer size %lld in '%s'",
-                                 static_cast<long long>(*size), method_name.c_str());
-        auto dev = buffer_device(*meta, i);
-        ET_CHECK_OK_OR_RETURN_ERROR(dev.error());
-        holder->planned_devices.push_back(*dev);
-        if (!dev->is_cpu()) {
-          DeviceBlock block;
-          const Error e = block.allocate(static_cast<size_t>(*size), *dev);
-          if (e != Error::Ok) {
-            ET_LOG(Error, "Method '%s': planned buffer %zu (%lld bytes) is on %s",
-                   method_name.c_str(), i, static_cast<long long>(*size),
-                   device_type_name(dev->type()));
-            return e;
-          }
-          holder->planned_spans.emplace_back(static_cast<uint8_t*>(block.ptr),
-                                             static_cast<size_t>(*size));
-          holder->device_blocks.push_back(std::move(block));
-          continue;
-        }
-        AlignedBlock block;
-        ET_CHECK_OR_RETURN_ERROR(block.allocate(static_cast<size_t>(*size)),
-                                 MemoryAllocationFailed,
-                                 "Cannot allocate planned buffer %zu (%lld bytes)", i,
-                                 static_cast<long long>(*size));
-        holder->planned_spans.emplace_back(static_cast<uint8_t*>(block.ptr),
-                                           static_cast<size_t>(*size));
-        holder->planned_blocks.push_back(std::move(block));
+      auto planned = PlannedMemory::for_method(*meta, &d.budget);
+      if (!planned.ok()) {
+        ET_LOG(Error, "Cannot allocate the planned memory of '%s'", method_name.c_str());
+        return planned.error();
       }
+      holder->planned = std::move(*planned);
+      planned_memory = holder->planned->allocator();
     }
-    holder->planned_memory = std::make_unique<HierarchicalAllocator>(
-        Span<Span<uint8_t>>(holder->planned_spans.data(), holder->planned_spans.size()),
-        Span<const ::executorch::aten::Device>(holder->planned_devices.data(),
-                                               holder->planned_devices.size()));
-    planned_memory = holder->planned_memory.get();
   }
 
   // Without a caller allocator each method gets its own, so unloading a

@@ -106,7 +106,13 @@ void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
       ET_PRINT_CASE_(::executorch::aten::Half, Half)
       ET_PRINT_CASE_(float, Float)
       ET_PRINT_CASE_(double, Double)
-      ET_PRINT_CASE_(bool, Bool)
+      case ScalarType::Bool: {
+        // Bytes, not bool: tensor data may hold values other than 0 and 1.
+        const uint8_t* p = static_cast<const uint8_t*>(data);
+        print_sequence(os, numel, [&](size_t i) { print_bool(os, p[i] != 0); });
+        printed = true;
+        break;
+      }
       ET_PRINT_CASE_(::executorch::aten::BFloat16, BFloat16)
       ET_PRINT_CASE_(uint16_t, UInt16)
       ET_PRINT_CASE_(uint32_t, UInt32)

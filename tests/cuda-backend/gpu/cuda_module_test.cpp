@@ -9,17 +9,21 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/extension/module/module.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/runtime.h>
+
+#include "gpu_test_util.h"
 
 namespace rt = executorch::runtime;
 using executorch::aten::ScalarType;
@@ -27,27 +31,16 @@ using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
 using executorch::extension::Module;
 
-static int g_failures = 0;
-#define EXPECT(cond, ...)                              \
-  do {                                                 \
-    if (!(cond)) {                                     \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                        \
-      std::printf("\n");                               \
-      ++g_failures;                                    \
-    }                                                  \
-  } while (0)
+using gpu_test::read_file;
 
-static std::vector<uint8_t> read_file(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), {});
-}
-
-static float to_f(const uint8_t* p, ScalarType t) {
-  if (t == ScalarType::Float) { float f; std::memcpy(&f, p, 4); return f; }
-  uint16_t h; std::memcpy(&h, p, 2);
-  uint32_t u = uint32_t(h) << 16;
-  float f; std::memcpy(&f, &u, 4); return f;
+// CudaBackend delegates alive in this process (its "live_delegates" option).
+static int live_delegates() {
+  rt::BackendOptions<1> opts;
+  if (opts.set_option("live_delegates", 0) != rt::Error::Ok) return -1;
+  auto view = opts.view();
+  if (rt::get_option("CudaBackend", view) != rt::Error::Ok) return -1;
+  const int* v = std::get_if<int>(&view.begin()->value);
+  return v == nullptr ? -1 : *v;
 }
 
 struct Fx {
@@ -60,13 +53,14 @@ struct Fx {
   std::vector<rt::EValue> inputs;
   std::vector<std::vector<float>> ref;
   bool device_layout = false;
+  int delegates = 0;  // delegate instances its forward made
 };
 
-// Max error of output j (see the header for the metric).
+// Max error of an output (the metric: gpu_test::output_error); *tol the
+// tolerance for its dtype.
 static double compare(const Tensor& t, const std::vector<float>& ref, double* tol) {
   const bool bf16 = t.scalar_type() == ScalarType::BFloat16;
   *tol = bf16 ? 2e-2 : 1e-4;
-  if (size_t(t.numel()) != ref.size()) return 1e30;
   std::vector<uint8_t> host(t.nbytes());
   if (t.device().is_cuda()) {
     cudaMemcpy(host.data(), t.const_data_ptr(), t.nbytes(), cudaMemcpyDeviceToHost);
@@ -74,16 +68,7 @@ static double compare(const Tensor& t, const std::vector<float>& ref, double* to
     cudaDeviceSynchronize();
     std::memcpy(host.data(), t.const_data_ptr(), t.nbytes());
   }
-  const size_t es = t.element_size();
-  double scale = 0, worst = 0;
-  for (float v : ref) scale = std::max(scale, double(std::fabs(v)));
-  for (size_t i = 0; i < ref.size(); ++i) {
-    const double a = to_f(host.data() + i * es, t.scalar_type()), r = ref[i];
-    const double e = std::fabs(a - r) /
-                     (bf16 ? scale + 1e-12 : std::max(std::fabs(r), 1e-2 * scale + 1e-12));
-    if (!(e <= worst)) worst = e;
-  }
-  return worst;
+  return gpu_test::output_error(host.data(), host.size(), bf16, ref);
 }
 
 static bool check(Fx& fx, const char* what) {
@@ -129,30 +114,57 @@ static bool load(Fx& fx) {
     fx.inputs.emplace_back(Tensor(fx.in_impls.back().get()));
   }
   for (size_t j = 0; j < meta->num_outputs(); ++j) {
-    auto raw = read_file(fx.dir + "/output" + std::to_string(j) + ".bin");
-    std::vector<float> r(raw.size() / 4);
-    std::memcpy(r.data(), raw.data(), r.size() * 4);
-    fx.ref.push_back(std::move(r));
+    fx.ref.push_back(
+        gpu_test::read_reference(fx.dir + "/output" + std::to_string(j) + ".bin"));
   }
+  const int before = live_delegates();
   const rt::Error e = fx.module->load_method("forward");
-  std::printf("load %s (%s layout, %zu delegate(s)): %s\n", fx.dir.c_str(),
-              fx.device_layout ? "device" : "host", meta->num_backends(),
-              e == rt::Error::Ok ? "ok" : rt::to_string(e));
+  fx.delegates = live_delegates() - before;
+  std::printf("load %s (%s layout, %d delegate instance(s) of %zu backend(s)): %s\n",
+              fx.dir.c_str(), fx.device_layout ? "device" : "host", fx.delegates,
+              meta->num_backends(), e == rt::Error::Ok ? "ok" : rt::to_string(e));
   EXPECT(e == rt::Error::Ok, "%s: load_method error 0x%x", fx.dir.c_str(), unsigned(e));
   return e == rt::Error::Ok;
 }
 
-int main(int argc, char** argv) {
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    return 77;
+// Each fixture's forward made its delegates: two for the two-partition
+// mlp2, one for every other fixture.
+static void check_delegate_instances(const std::vector<std::unique_ptr<Fx>>& fxs) {
+  for (const auto& fx : fxs) {
+    const int want = fx->name.rfind("mlp2", 0) == 0 ? 2 : 1;
+    EXPECT(fx->delegates == want, "%s: %d delegate instances, want %d", fx->name.c_str(),
+           fx->delegates, want);
   }
+}
+
+// Unload and reload: device buffers go back and come again.
+static void check_reloads(std::vector<std::unique_ptr<Fx>>& fxs) {
+  size_t free0 = 0, free1 = 0, total = 0;
+  cudaDeviceSynchronize();
+  cudaMemGetInfo(&free0, &total);
+  for (int i = 0; i < 20; ++i) {
+    for (auto& fx : fxs) {
+      fx->module->unload_method("forward");
+      EXPECT(fx->module->load_method("forward") == rt::Error::Ok, "%s: reload",
+             fx->name.c_str());
+    }
+  }
+  cudaDeviceSynchronize();
+  cudaMemGetInfo(&free1, &total);
+  const long long growth = (long long)free0 - (long long)free1;
+  std::printf("20 unload/load cycles of %zu fixtures: device memory growth %lld bytes\n",
+              fxs.size(), growth);
+  EXPECT(growth <= (64ll << 20), "device memory grows over unload/load: %lld", growth);
+  for (auto& fx : fxs) check(*fx, "after reloads");
+}
+
+int main(int argc, char** argv) {
+  gpu_test::require_gpu();
   rt::runtime_init();
   EXPECT(rt::get_device_allocator(rt::etensor::DeviceType::CUDA) != nullptr,
          "no CUDA device allocator registered");
   std::vector<std::unique_ptr<Fx>> fxs;
-  int device_layouts = 0, multi = 0;
+  int device_layouts = 0;
   for (int i = 1; i < argc; ++i) {
     auto fx = std::make_unique<Fx>();
     fx->dir = argv[i];
@@ -161,15 +173,13 @@ int main(int argc, char** argv) {
     EXPECT(!read_file(fx->dir + "/model.pte").empty(), "%s: no model.pte", argv[i]);
     if (!load(*fx)) continue;
     device_layouts += fx->device_layout;
-    auto meta = fx->module->method_meta("forward");
-    multi += meta.ok() && meta->num_backends() >= 1 &&
-             fx->dir.find("mlp2") != std::string::npos;
     fxs.push_back(std::move(fx));
   }
   if (fxs.empty()) {
     std::printf("FAIL: no fixture loaded\n");
     return 1;
   }
+  check_delegate_instances(fxs);
   // Every fixture, all loaded in one process, twice (the second run reuses
   // the planned device buffers).
   for (int round = 0; round < 2; ++round) {
@@ -188,28 +198,8 @@ int main(int argc, char** argv) {
     cudaStreamSynchronize(s);
     cudaStreamDestroy(s);
   }
-  // Unload and reload: device buffers go back and come again.
-  {
-    size_t free0 = 0, free1 = 0, total = 0;
-    cudaDeviceSynchronize();
-    cudaMemGetInfo(&free0, &total);
-    for (int i = 0; i < 20; ++i) {
-      for (auto& fx : fxs) {
-        fx->module->unload_method("forward");
-        if (fx->module->load_method("forward") != rt::Error::Ok) ++g_failures;
-      }
-    }
-    cudaDeviceSynchronize();
-    cudaMemGetInfo(&free1, &total);
-    const long long growth = (long long)free0 - (long long)free1;
-    std::printf("20 unload/load cycles of %zu fixtures: device memory growth %lld bytes\n",
-                fxs.size(), growth);
-    EXPECT(growth <= (64ll << 20), "device memory grows over unload/load: %lld", growth);
-    for (auto& fx : fxs) check(*fx, "after reloads");
-  }
-  std::printf("fixtures %zu (device layout %d, two-partition %d)\n", fxs.size(),
-              device_layouts, multi);
+  check_reloads(fxs);
+  std::printf("fixtures %zu (device layout %d)\n", fxs.size(), device_layouts);
   fxs.clear();
-  std::printf("%s (%d failures)\n", g_failures ? "FAILED" : "PASSED", g_failures);
-  return g_failures ? 1 : 0;
+  return gpu_test::finish();
 }

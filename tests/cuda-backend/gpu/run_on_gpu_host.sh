@@ -111,16 +111,23 @@ MM=$M/mlp
 "$B/tools/executorch-run/executorch-run" "$MM/model.pte" --ptd "$MM/aoti_cuda_blob.ptd" \
   --input "@$MM/input0.bin" --iterations 4000 > /dev/null 2> "$OUT/maps_run.err" &
 PID=$!
-for _ in $(seq 1 50); do
-  grep -q aoti "/proc/$PID/maps" 2>/dev/null && break
-  grep -q memfd "/proc/$PID/maps" 2>/dev/null && break
+# Snapshot once the model .so is mapped (the backend dlopens it from a memfd
+# named executorch_cuda_model): earlier, only the .ptd may be mapped and a
+# libtorch the model pulled in would not show yet.
+MAPPED=no
+for _ in $(seq 1 100); do
+  if grep -q 'memfd:executorch_cuda_model' "/proc/$PID/maps" 2>/dev/null; then
+    MAPPED=yes
+    break
+  fi
+  kill -0 "$PID" 2>/dev/null || break
   sleep 0.1
 done
 cp "/proc/$PID/maps" "$OUT/maps.txt" 2>/dev/null
 LEFT=$(ls -A "$TD" | tr '\n' ' ')
 wait $PID; RRC=$?
 TORCH=$(grep -Ec 'libtorch|libc10' "$OUT/maps.txt" "$OUT/ldd.log" | awk -F: '{s+=$2} END {print s+0}')
-say "== (e) executorch-run rc=$RRC; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(ls -A "$TD" | tr '\n' ' ')]"
+say "== (e) executorch-run rc=$RRC; model .so mapped at the snapshot: $MAPPED; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(ls -A "$TD" | tr '\n' ' ')]"
 grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.txt"
 rm -rf "$TD"
 if [ -n "$OLD_TMPDIR" ]; then export TMPDIR=$OLD_TMPDIR; else unset TMPDIR; fi

@@ -46,7 +46,7 @@ void mm_case(int64_t m, int64_t k, int64_t n, bool ta, bool tb, int32_t dt) {
   const double err = max_rel_err(read_back(C.h, dt), want);
   std::printf("mm   m=%lld k=%lld n=%lld ta=%d tb=%d dtype=%d: rc %d err %.3g\n", (long long)m,
               (long long)k, (long long)n, ta, tb, dt, rc, err);
-  SHIM_EXPECT(rc == 0 && err <= tolerance(dt), "mm err %g", err);
+  EXPECT(rc == 0 && err <= tolerance(dt), "mm err %g", err);
 }
 
 void bmm_case(int64_t bs, int64_t m, int64_t k, int64_t n, int32_t dt) {
@@ -67,7 +67,7 @@ void bmm_case(int64_t bs, int64_t m, int64_t k, int64_t n, int32_t dt) {
   const double err = max_rel_err(read_back(C.h, dt), want);
   std::printf("bmm  b=%lld m=%lld k=%lld n=%lld dtype=%d: rc %d err %.3g\n", (long long)bs,
               (long long)m, (long long)k, (long long)n, dt, rc, err);
-  SHIM_EXPECT(rc == 0 && err <= tolerance(dt), "bmm err %g", err);
+  EXPECT(rc == 0 && err <= tolerance(dt), "bmm err %g", err);
 }
 
 // addmm: out = beta * bias + alpha * mat1 @ mat2, bias of `bias_sizes`
@@ -106,9 +106,9 @@ void addmm_case(std::vector<int64_t> bias_sizes, bool t_out, int32_t dt) {
               : bias_sizes[0] == 1 ? "1,n" : bias_sizes[1] == 1 ? "m,1" : "m,n",
               t_out ? "transposed" : "row-major", dt, rc, err);
   if (t_out) {
-    SHIM_EXPECT(rc != 0, "a column-major output must be rejected (unsupported)");
+    EXPECT(rc != 0, "a column-major output must be rejected (unsupported)");
   } else {
-    SHIM_EXPECT(rc == 0 && err <= tolerance(dt), "addmm err %g", err);
+    EXPECT(rc == 0 && err <= tolerance(dt), "addmm err %g", err);
   }
 }
 
@@ -134,11 +134,10 @@ int main() {
     DeviceTensor B(random_values(20 * 17, 2), {20, 17}, {17, 1}, kF32);
     DeviceTensor Bias(random_values(5, 3), {5}, {1}, kF32);
     DeviceTensor C(std::vector<float>(33 * 17, 0.f), {33, 17}, {17, 1}, kF32);
-    SHIM_EXPECT(aoti_torch_cuda_addmm_out(C.h, Bias.h, A.h, B.h, 1.0, 1.0) != 0,
+    EXPECT(aoti_torch_cuda_addmm_out(C.h, Bias.h, A.h, B.h, 1.0, 1.0) != 0,
                 "a [5] bias into [33,17] must be rejected");
   }
   cudaError_t e = cudaDeviceSynchronize();
-  SHIM_EXPECT(e == cudaSuccess, "device error %s", cudaGetErrorString(e));
-  std::printf("%s: %d failure(s)\n", failures() ? "FAILED" : "PASSED", failures());
-  return failures() ? 1 : 0;
+  EXPECT(e == cudaSuccess, "device error %s", cudaGetErrorString(e));
+  return gpu_test::finish();
 }

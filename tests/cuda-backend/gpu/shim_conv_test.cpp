@@ -376,7 +376,7 @@ void run_case(const Case& c) {
   if (ok) {
     std::printf("ok %s err=%.3g\n", c.name.c_str(), e);
   } else {
-    SHIM_EXPECT(false, "%s err=%.3g (tol %.1g):%s", c.name.c_str(), e, tol, detail.c_str());
+    EXPECT(false, "%s err=%.3g (tol %.1g):%s", c.name.c_str(), e, tol, detail.c_str());
   }
 }
 
@@ -394,7 +394,7 @@ void expect_error(const char* name, AtenTensorHandle x, AtenTensorHandle w, cons
   if (ok) {
     std::printf("ok %s (rejected)\n", name);
   } else {
-    SHIM_EXPECT(false, "%s: rc %d, out %p", name, static_cast<int>(err), out);
+    EXPECT(false, "%s: rc %d, out %p", name, static_cast<int>(err), out);
     if (err == 0 && out != nullptr) aoti_torch_delete_tensor_object(out);
   }
 }
@@ -570,14 +570,9 @@ int main() {
     if (ok) {
       std::printf("ok conv2d_empty_batch\n");
     } else {
-      SHIM_EXPECT(false, "conv2d_empty_batch: rc %d", static_cast<int>(err));
+      EXPECT(false, "conv2d_empty_batch: rc %d", static_cast<int>(err));
     }
   }
   cudaDeviceSynchronize();
-  if (failures() != 0) {
-    std::printf("%d failure(s)\n", failures());
-    return 1;
-  }
-  std::printf("all convolution cases passed\n");
-  return 0;
+  return gpu_test::finish();
 }

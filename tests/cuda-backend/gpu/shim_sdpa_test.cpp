@@ -244,7 +244,7 @@ bool run_case(const Case& c) {
   }
   if (guard != nullptr) aoti_torch_delete_cuda_stream_guard(guard);
 
-  SHIM_EXPECT(err == 0, "%s: returned %d", c.name.c_str(), err);
+  EXPECT(err == 0, "%s: returned %d", c.name.c_str(), err);
   double err_out = 0, err_lse = 0;
   if (err == 0 && out != nullptr) {
     // Output layout: what PyTorch's meta functions give.
@@ -255,11 +255,11 @@ bool run_case(const Case& c) {
     } else {
       want_st = contiguous(osz);
     }
-    SHIM_EXPECT(sizes_of(out) == osz, "%s: output sizes %s", c.name.c_str(),
+    EXPECT(sizes_of(out) == osz, "%s: output sizes %s", c.name.c_str(),
                 ints(sizes_of(out)).c_str());
-    SHIM_EXPECT(strides_of(out) == want_st, "%s: output strides %s, want %s", c.name.c_str(),
+    EXPECT(strides_of(out) == want_st, "%s: output strides %s, want %s", c.name.c_str(),
                 ints(strides_of(out)).c_str(), ints(want_st).c_str());
-    SHIM_EXPECT(dtype_of(out) == c.dtype, "%s: output dtype %d", c.name.c_str(), dtype_of(out));
+    EXPECT(dtype_of(out) == c.dtype, "%s: output dtype %d", c.name.c_str(), dtype_of(out));
 
     const std::vector<float> got = read_back(out, c.dtype);
     std::vector<float> lse_got;
@@ -287,7 +287,7 @@ bool run_case(const Case& c) {
         const float gl = lse_got.empty() ? NAN
                                          : lse_got[static_cast<size_t>((b * c.H + h) * lse_row + i)];
         if (std::isinf(l)) {
-          SHIM_EXPECT(std::isinf(gl) && gl < 0, "%s: lse of a fully masked row is %g, want -inf",
+          EXPECT(std::isinf(gl) && gl < 0, "%s: lse of a fully masked row is %g, want -inf",
                       c.name.c_str(), gl);
         } else {
           lse_sel.push_back(gl);
@@ -296,41 +296,41 @@ bool run_case(const Case& c) {
       }
     }
     err_out = max_rel_err(got_sel, want_sel);
-    SHIM_EXPECT(err_out <= tol, "%s: output max_rel_err %.3g > %.3g", c.name.c_str(), err_out,
+    EXPECT(err_out <= tol, "%s: output max_rel_err %.3g > %.3g", c.name.c_str(), err_out,
                 tol);
     if (c.check_lse) {
       err_lse = max_rel_err(lse_sel, lse_want);
-      SHIM_EXPECT(err_lse <= tol, "%s: logsumexp max_rel_err %.3g > %.3g", c.name.c_str(),
+      EXPECT(err_lse <= tol, "%s: logsumexp max_rel_err %.3g > %.3g", c.name.c_str(),
                   err_lse, tol);
     }
     // Result shapes besides the output.
-    SHIM_EXPECT(lse != nullptr && dtype_of(lse) == kF32, "%s: logsumexp missing or not float32",
+    EXPECT(lse != nullptr && dtype_of(lse) == kF32, "%s: logsumexp missing or not float32",
                 c.name.c_str());
     if (lse != nullptr) {
       std::vector<int64_t> want_lse{c.B, c.H, c.Lq};
       if (c.op == Op::kCudnn) want_lse.push_back(1);
       if (c.op == Op::kEfficient) want_lse[2] = c.check_lse ? lse_row : 0;
-      SHIM_EXPECT(sizes_of(lse) == want_lse, "%s: logsumexp sizes %s", c.name.c_str(),
+      EXPECT(sizes_of(lse) == want_lse, "%s: logsumexp sizes %s", c.name.c_str(),
                   ints(sizes_of(lse)).c_str());
       if (c.op == Op::kEfficient && c.check_lse) {
         for (int64_t bh = 0; bh < c.B * c.H; ++bh) {
           for (int64_t i = c.Lq; i < lse_row; ++i) {
-            SHIM_EXPECT(lse_got[static_cast<size_t>(bh * lse_row + i)] == 0.f,
+            EXPECT(lse_got[static_cast<size_t>(bh * lse_row + i)] == 0.f,
                         "%s: logsumexp padding not zero", c.name.c_str());
           }
         }
       }
     }
     for (AtenTensorHandle e : {r6, r7}) {
-      SHIM_EXPECT(e != nullptr && numel_of(e) == 0 && dtype_of(e) == kI64,
+      EXPECT(e != nullptr && numel_of(e) == 0 && dtype_of(e) == kI64,
                   "%s: philox seed/offset not an empty int64 tensor", c.name.c_str());
     }
     if (c.op != Op::kEfficient) {
-      SHIM_EXPECT(r2 && r3 && numel_of(r2) == 0 && numel_of(r3) == 0 && dtype_of(r2) == kI64,
+      EXPECT(r2 && r3 && numel_of(r2) == 0 && numel_of(r3) == 0 && dtype_of(r2) == kI64,
                   "%s: cum_seq not empty int64 tensors", c.name.c_str());
-      SHIM_EXPECT(r8 && numel_of(r8) == 0 && dtype_of(r8) == c.dtype,
+      EXPECT(r8 && numel_of(r8) == 0 && dtype_of(r8) == c.dtype,
                   "%s: debug mask not an empty tensor", c.name.c_str());
-      SHIM_EXPECT(maxq == c.Lq && maxk == c.Lk, "%s: max_seqlen %lld %lld", c.name.c_str(),
+      EXPECT(maxq == c.Lq && maxk == c.Lk, "%s: max_seqlen %lld %lld", c.name.c_str(),
                   (long long)maxq, (long long)maxk);
     }
   }
@@ -362,7 +362,7 @@ void error_cases() {
         q.h, k.h, v.h, 0.1, 0, 0, nullptr, &out, &lse, nullptr, nullptr, nullptr, nullptr,
         nullptr, nullptr, nullptr);
     const bool ok = e != 0 && out == nullptr && lse == nullptr;
-    SHIM_EXPECT(ok, "dropout_p=0.1: returned %d, out=%p", e, out);
+    EXPECT(ok, "dropout_p=0.1: returned %d, out=%p", e, out);
     std::printf("%s %-44s\n", ok ? "ok  " : "FAIL", "error: dropout_p 0.1 rejected");
   }
   {
@@ -370,7 +370,7 @@ void error_cases() {
     const AOTITorchError e = aoti_torch_cuda__scaled_dot_product_efficient_attention(
         q.h, k_bad.h, v.h, nullptr, 1, 0.0, 0, nullptr, &out, &lse, &s6, &s7);
     const bool ok = e != 0 && out == nullptr && lse == nullptr && s6 == nullptr && s7 == nullptr;
-    SHIM_EXPECT(ok, "mismatched E: returned %d, out=%p", e, out);
+    EXPECT(ok, "mismatched E: returned %d, out=%p", e, out);
     std::printf("%s %-44s\n", ok ? "ok  " : "FAIL", "error: mismatched head dim E rejected");
   }
   {
@@ -380,7 +380,7 @@ void error_cases() {
     const AOTITorchError e = aoti_torch_cuda__scaled_dot_product_efficient_attention(
         q.h, k.h, v.h, &m.h, 0, 0.0, 0, nullptr, &out, nullptr, nullptr, nullptr);
     const bool ok = e != 0 && out == nullptr;
-    SHIM_EXPECT(ok, "bad mask: returned %d", e);
+    EXPECT(ok, "bad mask: returned %d", e);
     std::printf("%s %-44s\n", ok ? "ok  " : "FAIL", "error: non-broadcastable mask rejected");
   }
 }
@@ -556,11 +556,8 @@ int main() {
     add(c);
   }
 
-  int failed = 0;
-  for (const Case& c : cases) failed += run_case(c) ? 0 : 1;
+  for (const Case& c : cases) run_case(c);
   error_cases();
   cudaStreamDestroy(stream);
-  std::printf("%s: %d failure(s)\n", failures() ? "FAILED" : "PASSED", failures());
-  (void)failed;
-  return failures() ? 1 : 0;
+  return gpu_test::finish();
 }

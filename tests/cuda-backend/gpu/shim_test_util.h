@@ -1,7 +1,7 @@
-// Shared by the shim-level GPU tests: the aoti_torch_* C functions they call
-// (declared by the backend's aoti/shim.h), device tensors made from host
-// data, results copied back, bf16 conversion, a skip (exit 77) without a
-// CUDA device, and a failure counter.
+// Shared by the shim-level GPU tests (with gpu_test_util.h): the
+// aoti_torch_* C functions they call (declared by the backend's
+// aoti/shim.h), random data, device tensors made from host data, results
+// copied back, and the error metric against double references.
 #pragma once
 
 #include <cmath>
@@ -15,47 +15,16 @@
 #include <cuda_runtime_api.h>
 
 #include "aoti/shim.h"
+#include "gpu_test_util.h"
 
 namespace shim_test {
 
 enum : int32_t { kF32 = 6, kF16 = 5, kBF16 = 15, kF64 = 7, kCuda = 1 };
 
-inline int& failures() {
-  static int n = 0;
-  return n;
-}
-
-#define SHIM_EXPECT(cond, ...)                             \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);     \
-      std::printf(__VA_ARGS__);                            \
-      std::printf("\n");                                   \
-      ++::shim_test::failures();                           \
-    }                                                      \
-  } while (0)
-
-// Exits 77 (meson's "skipped") when no CUDA device is usable.
-inline void require_gpu() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    std::exit(77);
-  }
-}
-
-inline uint16_t to_bf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7FFF + ((u >> 16) & 1);  // round to nearest even
-  return static_cast<uint16_t>(u >> 16);
-}
-inline float from_bf16(uint16_t h) {
-  uint32_t u = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+using gpu_test::failures;
+using gpu_test::from_bf16;
+using gpu_test::require_gpu;
+using gpu_test::to_bf16;
 
 inline std::vector<float> random_values(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
   std::mt19937 g(seed);

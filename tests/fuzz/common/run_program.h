@@ -1,8 +1,9 @@
 // Feeds untrusted bytes through the whole runtime the way a host would:
 // BufferDataLoader -> Program::load -> for every method: method_meta,
-// load_method with memory sized from MethodMeta (capped), ones as inputs,
-// execute. Shared by the fuzz harness, the regression test and the
-// corruption test. Returns the first Error met (Ok when every method ran).
+// load_method with planned memory from PlannedMemory (lazily mapped, under
+// a MemoryBudget), ones as inputs, execute. Shared by the fuzz harness, the
+// regression test and the corruption test. Returns the first Error met (Ok
+// when every method ran).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/extension/memory_allocator/planned_memory.h>
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/hierarchical_allocator.h>
@@ -32,11 +34,14 @@ struct Outcomes {
   size_t input_failed = 0;
   size_t execute_failed = 0;
   size_t executed = 0;
-  size_t skipped_too_big = 0;
 };
 
-// Refuse to allocate more than this for one method (planned + inputs).
-constexpr int64_t kMaxMethodBytes = int64_t(64) << 20;
+// The memory limit for one method (planned buffers and inputs), as a host
+// would set it: programs asking more fail with MemoryAllocationFailed, as
+// they would in Module. Planned pages are mapped lazily, so a program may
+// declare up to this much and touch little of it; it stays under the
+// fuzzer's -rss_limit_mb.
+constexpr size_t kMethodMemoryLimit = size_t(1) << 30;
 // Method allocator arena.
 constexpr size_t kMethodArena = size_t(4) << 20;
 constexpr size_t kTempArena = size_t(1) << 20;
@@ -73,7 +78,7 @@ inline void fill_ones(void* data, ::executorch::aten::ScalarType t, size_t n) {
 struct InputTensor {
   std::vector<int32_t> sizes;
   std::vector<uint8_t> dim_order;
-  std::vector<uint64_t> data;  // 8-byte aligned
+  ::executorch::extension::HostBuffer data;
   std::unique_ptr<::executorch::aten::TensorImpl> impl;
 };
 
@@ -85,29 +90,11 @@ inline Error run_method(const ::executorch::runtime::Program& program,
     ++out->meta_failed;
     return meta.error();
   }
-  // Planned buffers, sized from the meta, capped.
-  int64_t total = 0;
-  const size_t nbuf = meta->num_memory_planned_buffers();
-  if (nbuf > 64) {
-    ++out->skipped_too_big;
-    return Error::NotSupported;
-  }
-  std::vector<std::vector<uint64_t>> storage;
-  std::vector<rt::Span<uint8_t>> spans;
-  for (size_t i = 0; i < nbuf; ++i) {
-    auto sz = meta->memory_planned_buffer_size(i);
-    if (!sz.ok()) {
-      ++out->meta_failed;
-      return sz.error();
-    }
-    if (*sz < 0 || *sz > kMaxMethodBytes || total + *sz > kMaxMethodBytes) {
-      ++out->skipped_too_big;
-      return Error::NotSupported;
-    }
-    total += *sz;
-    storage.emplace_back((static_cast<size_t>(*sz) + 7) / 8 + 1, 0);
-    spans.emplace_back(reinterpret_cast<uint8_t*>(storage.back().data()),
-                       static_cast<size_t>(*sz));
+  ::executorch::extension::MemoryBudget budget(kMethodMemoryLimit);
+  auto planned = ::executorch::extension::PlannedMemory::for_method(*meta, &budget);
+  if (!planned.ok()) {
+    ++out->method_load_failed;
+    return planned.error();
   }
   // Left uninitialized: zeroing 5 MiB per run would dominate the fuzzer.
   std::unique_ptr<uint64_t[]> method_mem(new uint64_t[kMethodArena / 8]);
@@ -116,8 +103,7 @@ inline Error run_method(const ::executorch::runtime::Program& program,
                                    reinterpret_cast<uint8_t*>(method_mem.get()));
   rt::MemoryAllocator temp_alloc(static_cast<uint32_t>(kTempArena),
                                  reinterpret_cast<uint8_t*>(temp_mem.get()));
-  rt::HierarchicalAllocator planned(rt::Span<rt::Span<uint8_t>>(spans.data(), spans.size()));
-  rt::MemoryManager mm(&method_alloc, &planned, &temp_alloc);
+  rt::MemoryManager mm(&method_alloc, (*planned)->allocator(), &temp_alloc);
 
   auto method = program.load_method(name, &mm);
   if (!method.ok()) {
@@ -144,12 +130,12 @@ inline Error run_method(const ::executorch::runtime::Program& program,
     in.sizes.assign(s.begin(), s.end());
     in.dim_order.assign(d.begin(), d.end());
     const size_t nbytes = info->nbytes();
-    if (static_cast<int64_t>(nbytes) > kMaxMethodBytes - total) {
-      ++out->skipped_too_big;
-      return Error::NotSupported;
+    auto data = ::executorch::extension::HostBuffer::allocate(nbytes, &budget, "an input");
+    if (!data.ok()) {
+      ++out->input_failed;
+      return data.error();
     }
-    total += static_cast<int64_t>(nbytes);
-    in.data.assign(nbytes / 8 + 1, 0);
+    in.data = std::move(*data);
     const size_t esize = ::executorch::runtime::elementSizeOrZero(info->scalar_type());
     if (esize != 0) fill_ones(in.data.data(), info->scalar_type(), nbytes / esize);
     in.impl.reset(new ::executorch::aten::TensorImpl(

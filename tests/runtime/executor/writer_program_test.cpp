@@ -146,7 +146,9 @@ TEST(WriterProgram, MoveJumpFalseAndFree) {
   ProgramDesc p;
   MethodDesc m = add_method();
   int32_t cond = m.add_value(ValueDesc::Bool(false));
-  int32_t moved = m.add_value(ValueDesc::Null());
+  TensorDesc unplanned;
+  unplanned.sizes = {2};
+  int32_t moved = m.add_value(ValueDesc::Tensor(unplanned));
   int32_t scratch = m.add_value(ValueDesc::Tensor(planned_float({2}, 0)));
   auto& c = m.chains[0];
   // 0: kernel (out = x + y); 1: jump_false cond -> 3; 2: kernel again
@@ -171,7 +173,7 @@ TEST(WriterProgram, MoveJumpFalseAndFree) {
   ASSERT_EQ(method->execute(), Error::Ok);
   // The skipped kernel would have added x again.
   EXPECT_EQ(method->get_output(0).toTensor().const_data_ptr<float>()[0], 4);
-  // Moved: the Null value now holds the output tensor.
+  // Moved: the unplanned tensor value now holds the output tensor.
   ASSERT_TRUE(method->get_output(1).isTensor());
   EXPECT_EQ(method->get_output(1).toTensor().const_data_ptr(),
             method->get_output(0).toTensor().const_data_ptr());

@@ -1,5 +1,6 @@
-// MmapDataLoader: maps the whole file read-only; loads are zero-copy views
-// into the mapping, which lives as long as the loader.
+// MmapDataLoader: maps the whole file privately (copy-on-write, never written
+// back); loads are zero-copy views into the mapping, which lives as long as
+// the loader.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <executorch/runtime/core/data_loader.h>
 #include <executorch/runtime/core/freeable_buffer.h>
@@ -44,9 +45,9 @@ class EXECUTORCH_API FlatTensorDataMap final : public runtime::NamedDataMap {
  private:
   FlatTensorDataMap(runtime::DataLoader* loader, runtime::FreeableBuffer data,
                     const flat_tensor_flatbuffer::FlatTensor* root,
-                    uint64_t segment_base_offset)
+                    uint64_t segment_base_offset, std::vector<uint32_t> order)
       : loader_(loader), data_(std::move(data)), root_(root),
-        segment_base_offset_(segment_base_offset) {}
+        segment_base_offset_(segment_base_offset), order_(std::move(order)) {}
   // Index into named_data, or -1.
   int64_t find(std::string_view key) const;
 
@@ -54,6 +55,7 @@ class EXECUTORCH_API FlatTensorDataMap final : public runtime::NamedDataMap {
   runtime::FreeableBuffer data_; // the FlatBuffer bytes, aligned
   const flat_tensor_flatbuffer::FlatTensor* root_;
   uint64_t segment_base_offset_;
+  std::vector<uint32_t> order_; // named_data positions sorted by key
 };
 
 } // namespace extension

@@ -107,6 +107,13 @@ class EXECUTORCH_API Module {
   virtual bool is_loaded() const;
   std::shared_ptr<Program> program() const;
 
+  // The most memory this Module allocates for planned buffers, all methods
+  // together (MemoryBudget: EXECUTORCH_MEMORY_LIMIT, else physical memory).
+  // A method whose buffers would pass it fails to load with
+  // MemoryAllocationFailed. Applies to methods loaded after the call.
+  void set_memory_limit(size_t bytes);
+  size_t memory_limit() const;
+
   Result<size_t> num_methods();
   Result<std::unordered_set<std::string>> method_names();
 
