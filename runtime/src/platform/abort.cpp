@@ -1,7 +1,8 @@
 #include <executorch/runtime/platform/abort.h>
 
 #include <atomic>
-#include <cstdlib>
+
+#include <executorch/runtime/platform/platform.h>
 
 namespace executorch {
 namespace runtime {
@@ -18,8 +19,9 @@ void runtime_abort() {
   if (handler != nullptr) {
     handler();
   }
-  // A handler must not return; if it does, abort anyway.
-  std::abort();
+  // No handler, or one that returned: the platform's abort (which never
+  // returns; pal_abort() makes sure).
+  pal_abort();
 }
 
 } // namespace runtime

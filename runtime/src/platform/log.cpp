@@ -2,7 +2,8 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstring>
+
+#include <executorch/runtime/platform/platform.h>
 
 namespace executorch {
 namespace runtime {
@@ -11,23 +12,15 @@ namespace {
 std::atomic<LogLevel> g_level{LogLevel::Info};
 std::atomic<LogSink> g_sink{nullptr};
 
-const char* level_name(LogLevel level) {
+// LogLevel is ordered by severity; the PAL's levels are printable letters.
+et_pal_log_level_t to_pal_level(LogLevel level) {
   switch (level) {
-    case LogLevel::Debug: return "D";
-    case LogLevel::Info: return "I";
-    case LogLevel::Error: return "E";
-    case LogLevel::Fatal: return "F";
-    default: return "?";
+    case LogLevel::Debug: return kDebug;
+    case LogLevel::Info: return kInfo;
+    case LogLevel::Error: return kError;
+    case LogLevel::Fatal: return kFatal;
+    default: return kUnknown;
   }
-}
-
-void default_sink(LogLevel level, const char* filename, const char* function,
-                  size_t line, const char* message, size_t length) {
-  (void)function;
-  const char* base = std::strrchr(filename, '/');
-  std::fprintf(stderr, "executorch %s %s:%zu] %.*s\n", level_name(level),
-               base != nullptr ? base + 1 : filename, line,
-               static_cast<int>(length), message);
 }
 
 } // namespace
@@ -51,7 +44,14 @@ void vlogf(LogLevel level, const char* filename, const char* function,
   const size_t length = static_cast<size_t>(n) < sizeof(buf)
       ? static_cast<size_t>(n) : sizeof(buf) - 1;
   LogSink sink = g_sink.load();
-  (sink != nullptr ? sink : default_sink)(level, filename, function, line, buf, length);
+  if (sink != nullptr) {
+    sink(level, filename, function, line, buf, length);
+    return;
+  }
+  // The platform hook: the library default writes to stderr; applications
+  // replace it (see platform.h).
+  pal_emit_log_message(pal_current_ticks(), to_pal_level(level), filename, function,
+                       line, buf, length);
 }
 } // namespace internal
 

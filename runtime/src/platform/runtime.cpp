@@ -5,11 +5,15 @@
 #include <mutex>
 
 #include <executorch/runtime/platform/log.h>
+#include <executorch/runtime/platform/platform.h>
 
 namespace executorch {
 namespace runtime {
 
 void runtime_init() {
+  // Every call reaches the platform's init, as upstream's runtime_init()
+  // does; a PAL's init must be idempotent.
+  pal_init();
   static std::once_flag once;
   std::call_once(once, [] {
     // EXECUTORCH_LOG_LEVEL=debug|info|error|fatal sets the starting level.

@@ -1,5 +1,6 @@
-// The abort hook: runtime_abort() is what ET_CHECK calls. Embedders may
-// install their own handler (it must not return).
+// The abort hook: runtime_abort() is what ET_CHECK calls. It runs the
+// handler installed with set_abort_handler(), if any (it must not return),
+// and otherwise the PAL's et_pal_abort() (platform.h).
 #pragma once
 
 #include <executorch/runtime/platform/compiler.h>

@@ -1,26 +1,27 @@
-// Monotonic ticks for timing. One tick is one nanosecond on this platform;
-// the multiplier stays part of the API so callers do not assume it.
+// Time: pal_current_ticks() (platform.h) and tick -> nanosecond conversion.
 #pragma once
 
-#include <cstdint>
-
-#include <executorch/runtime/platform/export.h>
+#include <executorch/runtime/platform/platform.h>
 
 namespace executorch {
 namespace runtime {
 
-using et_timestamp_t = uint64_t;
+// The same types under the runtime namespace, for older callers.
+using ::et_tick_ratio_t;
+using ::et_timestamp_t;
 
-struct et_tick_ratio_t {
-  uint64_t numerator;
-  uint64_t denominator;
-};
-
-EXECUTORCH_API et_timestamp_t pal_current_ticks();
-EXECUTORCH_API et_tick_ratio_t pal_ticks_to_ns_multiplier();
+// An interval in system ticks converted to nanoseconds with the active
+// PAL's ratio.
+inline uint64_t ticks_to_ns(et_timestamp_t ticks) {
+  const et_tick_ratio_t ratio = pal_ticks_to_ns_multiplier();
+  return static_cast<uint64_t>(ticks) * ratio.numerator / ratio.denominator;
+}
 
 } // namespace runtime
 } // namespace executorch
 
-extern "C" EXECUTORCH_API executorch::runtime::et_tick_ratio_t
-et_pal_ticks_to_ns_multiplier();
+namespace torch {
+namespace executor {
+using ::executorch::runtime::ticks_to_ns;
+} // namespace executor
+} // namespace torch

@@ -1,6 +1,8 @@
 // Leveled logging: ET_LOG(Info, "fmt", ...). Messages below the runtime
 // level (set_log_level, or EXECUTORCH_LOG_LEVEL=debug|info|error|fatal) are
-// dropped; ET_MIN_LOG_LEVEL compiles lower levels out.
+// dropped; ET_MIN_LOG_LEVEL compiles lower levels out. A message goes to the
+// sink set with set_log_sink(), or else to the PAL's
+// et_pal_emit_log_message() (platform.h), stamped with et_pal_current_ticks().
 #pragma once
 
 #include <cstdarg>
@@ -9,6 +11,7 @@
 
 #include <executorch/runtime/platform/compiler.h>
 #include <executorch/runtime/platform/export.h>
+#include <executorch/runtime/platform/platform.h>
 
 #ifndef ET_LOG_ENABLED
 #define ET_LOG_ENABLED 1
@@ -22,13 +25,13 @@ namespace runtime {
 
 enum class LogLevel : uint8_t { Debug, Info, Error, Fatal, NumLevels };
 
-// Where log lines go; the default writes one line to stderr.
+// An in-process destination for log lines, ahead of the PAL.
 using LogSink = void (*)(LogLevel level, const char* filename, const char* function,
                          size_t line, const char* message, size_t length);
 
 EXECUTORCH_API void set_log_level(LogLevel level);
 EXECUTORCH_API LogLevel get_log_level();
-// Returns the previous sink; nullptr restores the default.
+// Returns the previous sink; nullptr goes back to the PAL.
 EXECUTORCH_API LogSink set_log_sink(LogSink sink);
 
 namespace internal {

@@ -5,8 +5,9 @@
 namespace executorch {
 namespace runtime {
 
-// Initializes the platform layer (log level from the environment, clock).
-// Safe to call more than once and from several threads.
+// Initializes the platform layer: calls the PAL's et_pal_init() (every
+// call, as upstream does) and, once, takes the log level from
+// EXECUTORCH_LOG_LEVEL. Safe to call more than once and from several threads.
 EXECUTORCH_API void runtime_init();
 
 } // namespace runtime
