@@ -38,10 +38,10 @@ git archive --format=tar.gz --prefix="executorch-$version/" -o "$top/SOURCES/exe
 cp rpm/executorch.spec "$top/SPECS/"
 step_done
 
-step "rpmbuild -ba --nodeps (gpu_archs=$GPU_ARCHS, %check runs meson test)"
+step "rpmbuild -ba --nodeps --with cuda (gpu_archs=$GPU_ARCHS, %check runs meson test)"
 # --nodeps: the BuildRequires name Fedora/NVIDIA packages; here they come
 # from Debian packages and the NVIDIA toolkit under $CUDA_ROOT.
-rpmbuild -ba --nodeps \
+rpmbuild -ba --nodeps --with cuda \
   --define "_topdir $top" \
   --define "_smp_build_ncpus $JOBS" \
   --define "gpu_archs $GPU_ARCHS" \

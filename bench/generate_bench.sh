@@ -19,7 +19,7 @@
 # for executorch-generate, e.g. "--prefill-method decode" to prefill token
 # by token where the dynamic prefill does not run yet).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 if [ "${1:-}" = "--pack" ]; then
   src=$2 dest=$3
   rm -rf "$dest"; mkdir -p "$dest"/{tools/executorch-generate,runtime,cuda-stream,cuda-backend}
@@ -57,15 +57,16 @@ COMMIT=$(cat "$B/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)
 STAMP=$(date -u +%Y-%m-%d)
 opts=()
 for o in ${OPTIONS-CudaBackend:weight_sharing_across_methods=true}; do opts+=(--backend-option "$o"); done
+read -r -a ours_args <<< "${OURS_ARGS:-}"
 extra=()
-for o in ${OURS_ARGS:-}; do extra+=("--ours-arg=$o"); done
+for o in "${ours_args[@]}"; do extra+=("--ours-arg=$o"); done
 {
   echo "== generate_bench $(date -u +%Y-%m-%dT%H:%MZ), ours at $COMMIT"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import torch; print('torch', torch.__version__)"
   # One greedy generation first: does the program run at all, and what it says.
   "$B/tools/executorch-generate/executorch-generate" "$F/model.pte" --ptd "$F/aoti_cuda_blob.ptd" \
-    --prompt 1,2,3,4,5,6,7,8 -n 8 --stats "${opts[@]}" ${OURS_ARGS:-}
+    --prompt 1,2,3,4,5,6,7,8 -n 8 --stats "${opts[@]}" "${ours_args[@]}"
   echo "smoke rc=$?"
   PYTHONPATH=${PYTHONPATH:-/tmp/ux} timeout 540 python3 bench/generate_bench.py \
     --ours "$B/tools/executorch-generate/executorch-generate" --fixture "$F" \

@@ -11,7 +11,7 @@
 # needs). ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]) and
 # COMMIT can be set in the environment. Raw JSON and the log go to $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=$(cd "$1" && pwd) UK=$(cd "$2" && pwd) XK=$(cd "$3" && pwd)
 OUT=${OUT:-/tmp/gpu-compare-out}
 mkdir -p "$OUT"
@@ -30,7 +30,7 @@ tar -C /tmp/ux -xzf "$XK"/executorch-python-*.tar.gz
 tar -C /tmp/ux -xzf "$XK"/ruamel-yaml-*.tar.gz
 chmod +x "$XK/flatc"
 F=/tmp/gpu-compare-fixtures
-need=$(for p in $PROGRAMS; do n=${p%%:*}; [ -f tests/models/corpus/cuda/$n/model.pte ] || echo "$n"; done | sort -u | paste -sd,)
+need=$(for p in $PROGRAMS; do n=${p%%:*}; [ -f "tests/models/corpus/cuda/$n/model.pte" ] || echo "$n"; done | sort -u | paste -sd,)
 if [ -n "$need" ]; then
   PYTHONPATH=/tmp/ux FLATC_EXECUTABLE=$XK/flatc timeout 400 python3 tools/export/make_corpus.py \
     --out "$F" --flow cuda --only "$need" > "$OUT/export.log" 2>&1
@@ -42,8 +42,8 @@ RUNNER=/tmp/upstream/build/upb_extra/executor_runner_cuda
 specs=""
 for p in $PROGRAMS; do
   n=${p%%:*}; m=${p#*:}; [ "$m" = "$p" ] && m=forward
-  d=tests/models/corpus/cuda/$n; [ -f $d/model.pte ] || d=$F/cuda/$n
-  [ -f $d/model.pte ] && specs+="${specs:+,}$d:$m" || echo "no program $n (export failed?)"
+  d=tests/models/corpus/cuda/$n; [ -f "$d/model.pte" ] || d=$F/cuda/$n
+  if [ -f "$d/model.pte" ]; then specs+="${specs:+,}$d:$m"; else echo "no program $n (export failed?)"; fi
 done
 NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
 export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}

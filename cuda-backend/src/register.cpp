@@ -3,6 +3,9 @@
 // of libexecutorch_cuda_backend.so.1, and removes the backend and allocator
 // again when the library is finalized. The library is linked with
 // -z nodelete, so a dlclose never unmaps code the registry points at.
+#include <cstdint>
+
+#include <executorch/runtime/backend/backend_plugins.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/log.h>
@@ -26,6 +29,14 @@ CudaBackend backend_instance;
 class Registrar {
  public:
   Registrar() {
+    // A runtime of another plugin ABI (same SONAME, older or newer) gets
+    // nothing registered: the loader reports the file as skipped.
+    if (runtime::backend_plugin_abi_version() != runtime::kBackendPluginAbiVersion) {
+      ET_LOG(Error, "CudaBackend: built for backend plugin ABI %u, the runtime has %u: not registered",
+             static_cast<unsigned>(runtime::kBackendPluginAbiVersion),
+             static_cast<unsigned>(runtime::backend_plugin_abi_version()));
+      return;
+    }
     register_copy_kernels();
     const Error err = runtime::register_backend(Backend{kBackendName, &backend_instance});
     registered_ = err == Error::Ok;
@@ -63,3 +74,7 @@ Registrar registrar;
 } // namespace cuda
 } // namespace backends
 } // namespace executorch
+
+// What load_backend_plugins() checks (backend_plugins.h).
+extern "C" __attribute__((visibility("default")))
+const uint32_t executorch_backend_plugin_abi = executorch::runtime::kBackendPluginAbiVersion;

@@ -21,10 +21,10 @@ meson install -C "$BUILD_ROOT" --no-rebuild --destdir "$STAGE" >"$WORK/install.l
   || { cat "$WORK/install.log"; exit 1; }
 
 S_LIBDIR=$STAGE$LIBDIR
-export PKG_CONFIG_SYSROOT_DIR=$STAGE
-export PKG_CONFIG_LIBDIR=$S_LIBDIR/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR="$STAGE"
+export PKG_CONFIG_LIBDIR="$S_LIBDIR/pkgconfig"
 export PKG_CONFIG_PATH=
-export LD_LIBRARY_PATH=$S_LIBDIR
+export LD_LIBRARY_PATH="$S_LIBDIR"
 
 # The installed .pc files point into the staged tree through the sysroot.
 echo "== pkg-config"
@@ -38,7 +38,7 @@ esac
 if [ "$HAVE_CUDA" = 1 ]; then
   libs=$(pkg-config --libs executorch-cuda)
   echo "executorch-cuda: $libs"
-  echo "$libs" | grep -q -- '-Wl,--push-state,--no-as-needed -lexecutorch_cuda_backend -Wl,--pop-state' \
+  echo "$libs" | grep -qE -- '-Wl,--push-state,--no-as-needed( -L[^ ]+)? -lexecutorch_cuda_backend -Wl,--pop-state' \
     || { echo "FAIL: executorch-cuda.pc does not keep the backend inside --no-as-needed"; exit 1; }
   pkg-config --cflags executorch-extension-cuda >/dev/null
 fi

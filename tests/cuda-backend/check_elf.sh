@@ -47,7 +47,8 @@ needed "$BACKEND" | grep -q '^libcudart\.so\.' || bad "$BACKEND does not NEED a 
 "$READELF" -d "$BACKEND" | grep 'FLAGS_1' | grep -q NODELETE || bad "$BACKEND is not linked with -z nodelete"
 
 # Exports: the extension only executorch::extension::cuda; the backend no C++
-# at all (only aoti_torch_* C functions, when present).
+# at all (only aoti_torch_* C functions, when present, and the plugin ABI
+# that the runtime's plugin loader reads).
 ext_syms=$("$NM" -D --defined-only "$EXT" | awk '$2 != "A" {print $3}' | sed 's/@.*//')
 for s in $ext_syms; do
   case "$s" in
@@ -59,10 +60,11 @@ echo "$ext_syms" | grep -q _ZN10executorch9extension4cuda15getCallerStreamEv || 
 be_syms=$("$NM" -D --defined-only "$BACKEND" | awk '$2 != "A" {print $3}' | sed 's/@.*//')
 for s in $be_syms; do
   case "$s" in
-    aoti_torch_*) ;;
+    aoti_torch_*|executorch_backend_plugin_abi) ;;
     *) bad "$BACKEND exports $s" ;;
   esac
 done
+echo "$be_syms" | grep -qx executorch_backend_plugin_abi || bad "$BACKEND does not export executorch_backend_plugin_abi"
 # The one caller-stream state is defined in the extension only.
 "$NM" -C "$BACKEND" | grep -q 'tls_caller_stream' && bad "$BACKEND holds its own caller-stream state"
 

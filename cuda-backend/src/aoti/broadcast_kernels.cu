@@ -9,7 +9,9 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
-namespace {
+// A named namespace, not an anonymous one: nvcc names anonymous namespaces
+// after the absolute source path, so the object would differ per build tree.
+namespace broadcast_device {
 
 template <typename T>
 __global__ void broadcast_copy_2d(T* dst, int64_t ds0, int64_t ds1, const T* src, int64_t ss0,
@@ -35,7 +37,8 @@ cudaError_t launch(void* dst, int64_t ds0, int64_t ds1, const void* src, int64_t
   return cudaGetLastError();
 }
 
-} // namespace
+} // namespace broadcast_device
+using namespace broadcast_device;
 
 cudaError_t launch_broadcast_copy_2d(void* dst, int64_t ds0, int64_t ds1, const void* src,
                                      int64_t ss0, int64_t ss1, int64_t rows, int64_t cols,

@@ -15,7 +15,9 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
-namespace {
+// A named namespace, not an anonymous one: nvcc names anonymous namespaces
+// after the absolute source path, so the object would differ per build tree.
+namespace sdpa_device {
 
 constexpr int32_t kF16 = 5;
 constexpr int32_t kF32 = 6;
@@ -120,7 +122,8 @@ __global__ void __launch_bounds__(kMaxThreads) softmax_rows(SdpaSoftmaxParams p)
   }
 }
 
-} // namespace
+} // namespace sdpa_device
+using namespace sdpa_device;
 
 cudaError_t launch_sdpa_softmax(const SdpaSoftmaxParams& p, cudaStream_t stream) {
   if (p.mask != nullptr && p.mask_dtype != kF32 && p.mask_dtype != kF16 &&

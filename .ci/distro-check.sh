@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# The step_* functions are called through "$fn" (SC2317 cannot see that).
+# shellcheck disable=SC2317
+# What a distribution does with a release, from a `git archive` tarball:
+#
+#   tarball    git archive REF -> executorch_V.orig.tar.gz (and the same bytes
+#              as executorch-cuda_V.orig.tar.gz)
+#   dsc        dpkg-source -b: executorch (debian/, main) and executorch-cuda
+#              (debian/contrib/ as debian/, contrib)
+#   build-cpu  executorch in a clean bookworm chroot (main contrib non-free)
+#              holding build-essential and its Build-Depends only, WITH its
+#              tests (dh_auto_test), as an unprivileged user
+#   build-cuda executorch-cuda the same way, with Debian's own
+#              nvidia-cuda-toolkit 11.8 (non-free), main's packages from a
+#              local repository
+#   repro      executorch-cuda built again under another build path; every
+#              .deb must be bit-identical (diffoscope shows what is not)
+#   install    a clean minbase chroot: plain `apt install` of the CUDA set from
+#              the local repository plus Debian's archive, the installed tests
+#              (the GPU part skips: exit 77) and the autopkgtests of both
+#              sources (debian/tests, run the way autopkgtest runs them)
+#   piuparts   install/purge of the CPU set and of the CUDA set
+#   rpm        rpmbuild -ba (with %check) from the same tarball, Fedora's
+#              default (%bcond_with cuda: no CUDA)
+#
+# Each step prints its time; a summary lists PASS/FAIL/SKIP per step. Steps
+# whose input is missing fail saying so. Needs root (chroot, mounts), debootstrap,
+# dpkg-dev, piuparts, diffoscope(-minimal), rpm.
+#
+# Environment: STEPS (default: all of the above, space-separated), REF
+# (default HEAD), JOBS (2), GPU_ARCHS (default: debian/contrib/rules'),
+# MIRROR, CACHE (/var/cache/executorch-ci: base tarballs and downloaded
+# .debs), WORK (default: a new temporary directory; a kept one is reused, so
+# later steps can be re-run alone), KEEP=1 keeps WORK.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+root=$PWD
+STEPS=${STEPS:-tarball dsc build-cpu build-cuda repro install piuparts rpm}
+REF=${REF:-HEAD}
+JOBS=${JOBS:-2}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+CACHE=${CACHE:-/var/cache/executorch-ci}
+COMPONENTS="main contrib non-free"
+SUITE=bookworm
+[ "$(id -u)" = 0 ] || { echo "distro-check: needs root (chroots, mounts)"; exit 2; }
+missing=()
+for tool in debootstrap dpkg-source dpkg-scanpackages piuparts diffoscope rpmbuild; do
+  command -v "$tool" > /dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "distro-check: missing ${missing[*]}; on Debian 12:"
+  echo "  apt-get install debootstrap dpkg-dev piuparts diffoscope-minimal rpm"
+  exit 2
+fi
+mkdir -p "$CACHE/apt-archives/partial"
+W=${WORK:-$(mktemp -d /tmp/executorch-distro.XXXXXX)}
+mkdir -p "$W"
+V=$(dpkg-parsechangelog -l debian/changelog -S Version)
+UV=${V%-*}
+t0=$(date +%s)
+declare -A result
+declare -A took
+mounted=()
+
+cleanup() {
+  local m
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    m=${mounted[$i]}
+    mountpoint -q "$m" && umount -l "$m"
+  done
+  if [ "${KEEP:-0}" = 1 ] || [ -n "${WORK:-}" ]; then echo "work dir kept: $W"; else rm -rf "$W"; fi
+}
+trap cleanup EXIT
+
+log() { echo "   $*"; }
+
+# --- chroots ----------------------------------------------------------------
+
+# base_tarball VARIANT: a cached debootstrap of bookworm (main contrib
+# non-free) with an unprivileged "builder" user and no recommends.
+base_tarball() {
+  local variant=$1 tb=$CACHE/bookworm-$1.tar.gz dir
+  if [ ! -s "$tb" ]; then
+    dir=$W/debootstrap-$variant
+    rm -rf "$dir"
+    debootstrap --variant="$variant" --components="${COMPONENTS// /,}" "$SUITE" "$dir" "$MIRROR" \
+      > "$W/debootstrap-$variant.log" 2>&1 || { tail -n 20 "$W/debootstrap-$variant.log"; return 1; }
+    chroot "$dir" sh -c 'useradd -m -u 2000 builder 2>/dev/null || true
+      echo "APT::Install-Recommends \"false\";" > /etc/apt/apt.conf.d/90norecommends
+      apt-get clean; rm -rf /var/lib/apt/lists/*'
+    tar -C "$dir" -czf "$tb.tmp" . && mv "$tb.tmp" "$tb"
+    rm -rf "$dir"
+  fi
+  echo "$tb"
+}
+
+# new_chroot DIR VARIANT [LOCAL-REPO]: unpack a base tarball, mount what a
+# build needs, share the .deb download cache, add the local repository.
+new_chroot() {
+  local dir=$1 tb
+  tb=$(base_tarball "$2") || return 1
+  rm -rf "$dir"; mkdir -p "$dir"
+  tar -C "$dir" -xzf "$tb"
+  chroot "$dir" id builder > /dev/null 2>&1 || chroot "$dir" useradd -m -u 2000 builder
+  [ -f "$dir/etc/apt/apt.conf.d/90norecommends" ] ||
+    echo 'APT::Install-Recommends "false";' > "$dir/etc/apt/apt.conf.d/90norecommends"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  mount -t proc proc "$dir/proc"; mounted+=("$dir/proc")
+  mount --bind /dev "$dir/dev"; mounted+=("$dir/dev")
+  mount -t devpts devpts "$dir/dev/pts" 2>/dev/null && mounted+=("$dir/dev/pts")
+  mount --bind "$CACHE/apt-archives" "$dir/var/cache/apt/archives"
+  mounted+=("$dir/var/cache/apt/archives")
+  if [ -n "${3:-}" ]; then
+    mkdir -p "$dir/srv/repo"
+    cp "$3"/* "$dir/srv/repo/"
+    echo "deb [trusted=yes] file:/srv/repo ./" > "$dir/etc/apt/sources.list.d/local.list"
+  fi
+  in_chroot "$dir" apt-get update -q > "$dir.apt-update.log" 2>&1 || { cat "$dir.apt-update.log"; return 1; }
+}
+
+drop_chroot() {
+  local dir=$1 m
+  for m in var/cache/apt/archives dev/pts dev proc; do
+    mountpoint -q "$dir/$m" && umount -l "$dir/$m"
+  done
+  rm -rf "$dir"
+}
+
+in_chroot() {
+  local dir=$1; shift
+  chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+    LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# make_repo DIR: an apt repository (Packages) of the .debs in DIR.
+make_repo() {
+  (cd "$1" && dpkg-scanpackages --multiversion . > Packages 2> /dev/null)
+}
+
+# --- steps ------------------------------------------------------------------
+
+step_tarball() {
+  mkdir -p "$W/src"
+  git -C "$root" archive --format=tar.gz --prefix="executorch-$UV/" \
+    -o "$W/src/executorch_$UV.orig.tar.gz" "$REF" || return 1
+  cp "$W/src/executorch_$UV.orig.tar.gz" "$W/src/executorch-cuda_$UV.orig.tar.gz"
+  log "$(du -h "$W/src/executorch_$UV.orig.tar.gz" | cut -f1) from $(git -C "$root" rev-parse --short "$REF")"
+}
+
+step_dsc() {
+  local s
+  for s in executorch executorch-cuda; do
+    rm -rf "$W/src/$s-$UV"; mkdir -p "$W/src/$s-$UV"
+    tar -C "$W/src/$s-$UV" --strip-components=1 -xzf "$W/src/${s}_$UV.orig.tar.gz"
+  done
+  # The contrib source: the same upstream tree, debian/contrib as debian/.
+  (cd "$W/src/executorch-cuda-$UV" && mv debian debian.main && mv debian.main/contrib debian &&
+     rm -rf debian.main)
+  for s in executorch executorch-cuda; do
+    (cd "$W/src" && dpkg-source -b "$s-$UV") > "$W/dsc-$s.log" 2>&1 ||
+      { cat "$W/dsc-$s.log"; return 1; }
+    log "$(ls "$W/src/${s}_$V.dsc")"
+  done
+}
+
+# build_in_chroot NAME SOURCE [LOCAL-REPO] [BUILD-PATH]: build SOURCE_V.dsc
+# WITH its tests in a clean chroot that gets only build-essential and the
+# Build-Depends; the .debs land in $W/out-NAME.
+build_in_chroot() {
+  local name=$1 src=$2 repo=${3:-} bpath=${4:-/build/$2} dir=$W/chroot-$1 dsc rc=0
+  dsc=${src}_$V.dsc
+  new_chroot "$dir" buildd "$repo" || return 1
+  mkdir -p "$dir$bpath"
+  cp "$W/src/$dsc" "$W/src/${src}_$UV.orig.tar.gz" "$W/src/${src}_$V.debian.tar.xz" "$dir$bpath/"
+  in_chroot "$dir" chown -R builder: "$(dirname "$bpath")" "$bpath"
+  in_chroot "$dir" apt-get build-dep -y -q "$bpath/$dsc" > "$W/$name-build-dep.log" 2>&1 ||
+    { tail -n 30 "$W/$name-build-dep.log"; drop_chroot "$dir"; return 1; }
+  log "Build-Depends installed: $(grep -c '^Setting up' "$W/$name-build-dep.log") packages"
+  [ -z "${GPU_ARCHS:-}" ] || export GPU_ARCHS
+  in_chroot "$dir" runuser -u builder -- env DEB_BUILD_OPTIONS="parallel=$JOBS" \
+    ${GPU_ARCHS:+GPU_ARCHS=$GPU_ARCHS} sh -c "cd $bpath && dpkg-source -x $dsc src > /dev/null &&
+      cd src && dpkg-buildpackage -us -uc -b" > "$W/$name-build.log" 2>&1 || rc=$?
+  if [ "$rc" != 0 ]; then
+    tail -n 60 "$W/$name-build.log"; drop_chroot "$dir"; return 1
+  fi
+  grep -E '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' "$W/$name-build.log" | sed 's/^/   tests /'
+  grep -E 'WARNING: gpu_archs|dpkg-shlibdeps: warning|dh_missing' "$W/$name-build.log" | sed 's/^/   /'
+  rm -rf "$W/out-$name"; mkdir -p "$W/out-$name"
+  cp "$dir$bpath"/*.deb "$dir$bpath"/*.changes "$W/out-$name/"
+  for d in "$W/out-$name"/*.deb; do
+    log "$(basename "$d"): $(dpkg-deb -f "$d" Depends | cut -c1-160)"
+    case $(dpkg-deb -f "$d" Package) in
+      libexecutorch-cuda-backend1)
+        log "   Recommends: $(dpkg-deb -f "$d" Recommends); Suggests: $(dpkg-deb -f "$d" Suggests)" ;;
+    esac
+  done
+  drop_chroot "$dir"
+}
+
+step_build_cpu() {
+  build_in_chroot cpu executorch
+}
+
+step_build_cuda() {
+  [ -d "$W/out-cpu" ] || { echo "no CPU packages (build-cpu)"; return 1; }
+  rm -rf "$W/repo-cpu"; mkdir -p "$W/repo-cpu"
+  cp "$W/out-cpu"/*.deb "$W/repo-cpu/"; make_repo "$W/repo-cpu"
+  build_in_chroot cuda executorch-cuda "$W/repo-cpu"
+}
+
+step_repro() {
+  [ -d "$W/out-cuda" ] || { echo "no CUDA packages (build-cuda)"; return 1; }
+  build_in_chroot cuda-b executorch-cuda "$W/repo-cpu" /srv/elsewhere/deeper/executorch-cuda || return 1
+  local a b fail=0
+  for a in "$W/out-cuda"/*.deb; do
+    b=$W/out-cuda-b/$(basename "$a")
+    if cmp -s "$a" "$b"; then
+      log "identical: $(basename "$a")"
+    else
+      fail=1; log "DIFFERS: $(basename "$a")"
+      diffoscope --text "$W/repro-$(basename "$a").diff" "$a" "$b" > /dev/null 2>&1
+      head -n 40 "$W/repro-$(basename "$a").diff" | sed 's/^/     /'
+    fi
+  done
+  return "$fail"
+}
+
+# The autopkgtests of one source, run in the chroot the way autopkgtest's
+# chroot runner does: the test Depends installed with apt, each test a
+# program (77 = skip, allowed for "skippable").
+run_autopkgtests() {
+  local dir=$1 testsdir=$2 name deps restr rc
+  rm -rf "$dir/tmp/dep8"; mkdir -p "$dir/tmp/dep8/tmp"
+  cp -a "$testsdir" "$dir/tmp/dep8/tests"
+  while IFS='|' read -r name deps restr; do
+    [ -n "$name" ] || continue
+    # shellcheck disable=SC2086 # one word per package
+    in_chroot "$dir" apt-get install -y -q $deps > "$W/dep8-$name.log" 2>&1 ||
+      { cat "$W/dep8-$name.log"; return 1; }
+    rc=0
+    in_chroot "$dir" env AUTOPKGTEST_TMP=/tmp/dep8/tmp "/tmp/dep8/tests/$name" >> "$W/dep8-$name.log" 2>&1 || rc=$?
+    case $rc in
+      0) log "autopkgtest $name: PASS" ;;
+      77) if [[ $restr == *skippable* ]]; then log "autopkgtest $name: SKIP (77)"
+          else log "autopkgtest $name: FAIL (77 without skippable)"; tail -n 20 "$W/dep8-$name.log"; return 1; fi ;;
+      *) log "autopkgtest $name: FAIL (exit $rc)"; tail -n 30 "$W/dep8-$name.log"; return 1 ;;
+    esac
+  done < <(python3 "$root/.ci/dep8-tests.py" "$testsdir/control")
+}
+
+step_install() {
+  [ -d "$W/out-cuda" ] || { echo "no CUDA packages (build-cuda)"; return 1; }
+  local dir=$W/chroot-install
+  rm -rf "$W/repo"; mkdir -p "$W/repo"
+  cp "$W/out-cpu"/*.deb "$W/out-cuda"/*.deb "$W/repo/"; make_repo "$W/repo"
+  new_chroot "$dir" minbase "$W/repo" || return 1
+  in_chroot "$dir" apt-get install -y -q libexecutorch-cuda libexecutorch-cuda-dev \
+    executorch-cuda-tests > "$W/install-apt.log" 2>&1 || { tail -n 30 "$W/install-apt.log"; drop_chroot "$dir"; return 1; }
+  log "apt install: $(grep -c '^Setting up' "$W/install-apt.log") packages"
+  # shellcheck disable=SC2016 # dpkg-query's format, not the shell's
+  in_chroot "$dir" dpkg-query -W -f '${Package} ${Version}\n' 'libexecutorch*' 'executorch*' 'libcudart*' 'libcublas*' |
+    sed 's/^/     /'
+  local rc=0
+  in_chroot "$dir" /usr/libexec/executorch/installed-tests/run-installed-tests > "$W/installed.log" 2>&1 || rc=$?
+  log "run-installed-tests: exit $rc, $(tail -n 1 "$W/installed.log")"
+  [ "$rc" = 0 ] || { cat "$W/installed.log"; drop_chroot "$dir"; return 1; }
+  rc=0
+  in_chroot "$dir" /usr/libexec/executorch/installed-tests/run-installed-tests --gpu > "$W/installed-gpu.log" 2>&1 || rc=$?
+  log "run-installed-tests --gpu: exit $rc (77: no GPU here), $(tail -n 1 "$W/installed-gpu.log")"
+  [ "$rc" = 0 ] || [ "$rc" = 77 ] || { cat "$W/installed-gpu.log"; drop_chroot "$dir"; return 1; }
+  if ! run_autopkgtests "$dir" "$W/src/executorch-$UV/debian/tests" ||
+     ! run_autopkgtests "$dir" "$W/src/executorch-cuda-$UV/debian/tests"; then
+    drop_chroot "$dir"; return 1
+  fi
+  drop_chroot "$dir"
+}
+
+# piuparts_set NAME PACKAGE...: install and purge from the local repository
+# plus Debian's archive in piuparts' own chroot.
+piuparts_set() {
+  local name=$1 tb; shift
+  tb=$(base_tarball minbase) || return 1
+  piuparts -b "$tb" -d "$SUITE" -m "$MIRROR $COMPONENTS" \
+    --bindmount "$W/repo" --extra-repo "deb [trusted=yes] file://$W/repo ./" \
+    -l "$W/piuparts-$name.log" --apt "$@" > /dev/null 2>&1 || {
+    grep -E 'FAIL|ERROR' "$W/piuparts-$name.log" | head -n 20; return 1; }
+  log "piuparts $name: $(tail -n 1 "$W/piuparts-$name.log")"
+}
+
+step_piuparts() {
+  [ -f "$W/repo/Packages" ] || { echo "no repository (install step)"; return 1; }
+  piuparts_set cpu libexecutorch libexecutorch-dev executorch-tools executorch-tests &&
+    piuparts_set cuda libexecutorch-cuda libexecutorch-cuda-dev executorch-cuda-tests
+}
+
+step_rpm() {
+  local top=$W/rpmbuild
+  rm -rf "$top"; mkdir -p "$top/SOURCES"
+  cp "$W/src/executorch_$UV.orig.tar.gz" "$top/SOURCES/executorch-$UV.tar.gz"
+  tar -xzOf "$W/src/executorch_$UV.orig.tar.gz" "executorch-$UV/rpm/executorch.spec" > "$top/executorch.spec"
+  # --nodeps: Debian's rpm has no rpm database of the BuildRequires.
+  rpmbuild -ba --nodeps --define "_topdir $top" --define "_smp_mflags -j$JOBS" \
+    "$top/executorch.spec" > "$W/rpm.log" 2>&1 || { tail -n 40 "$W/rpm.log"; return 1; }
+  grep -E '^(Ok|Fail|Skipped|Timeout): ' "$W/rpm.log" | sed 's/^/   tests /'
+  find "$top/RPMS" -name '*.rpm' -printf '   %f\n'
+}
+
+# --- run --------------------------------------------------------------------
+
+failed_any=0
+for s in $STEPS; do
+  echo; echo "-- distro-check: $s"
+  start=$(date +%s)
+  fn=step_${s//-/_}
+  if ! declare -F "$fn" > /dev/null; then echo "unknown step $s"; exit 2; fi
+  if "$fn"; then result[$s]=PASS; else result[$s]=FAIL; failed_any=1; fi
+  took[$s]=$(( $(date +%s) - start ))
+  echo "-- distro-check: $s: ${result[$s]} in ${took[$s]}s"
+done
+
+echo; echo "-- distro-check summary (work dir $W)"
+for s in $STEPS; do printf '   %-10s %-4s %5ss\n' "$s" "${result[$s]}" "${took[$s]}"; done
+echo "   total $(( $(date +%s) - t0 ))s"
+exit $failed_any
