@@ -118,7 +118,8 @@ def case_help():
 
 def case_version():
     out = ok("--version")
-    check(re.match(r"^executorch-run \d+\.\d+", out), "bad --version output")
+    check(re.match(r"^executorch-run \d+\.\d+\.\d+ \(libexecutorch \S+\)$", out.strip()),
+          "bad --version output")
 
 
 def case_add():
@@ -302,6 +303,25 @@ def case_backends():
               f"unexpected --backends line {line!r}")
     ok("--backends", "--no-plugins")
     fails("--backends", ADD)
+
+
+def case_backend_plugins():
+    """The CUDA backend found as a plugin through EXECUTORCH_BACKEND_PATH
+    (meson sets it to the build tree's cuda-backend directory), registered
+    once; with the path emptied and no loader path, nothing is found."""
+    plugin_dir = os.environ["EXECUTORCH_BACKEND_PATH"]
+    rc, out, err = run("--backends", "--verbose")
+    check(rc == 0, f"exit status {rc}")
+    check("1 backend plugin(s) loaded" in err, "the plugin in EXECUTORCH_BACKEND_PATH was not loaded")
+    check("did not load" not in err and "loaded libexecutorch_cuda_backend" not in err,
+          "the soname fallback ran although the plugin provided the backend")
+    check([l.split()[0] for l in out.splitlines()].count("CudaBackend") == 1,
+          "CudaBackend must be listed exactly once")
+    rc, out, err = run("--backends", "--verbose",
+                       env={"EXECUTORCH_BACKEND_PATH": ""})
+    check(rc == 0, f"exit status {rc}")
+    check("0 backend plugin(s) loaded" in err, "no plugin expected without a path")
+    check("CudaBackend" not in out, f"CudaBackend listed without a plugin ({plugin_dir} unset)")
 
 
 def case_backends_json():

@@ -10,8 +10,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <dlfcn.h>
-
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -27,6 +25,7 @@
 
 #include "backend_option_args.h"
 #include "executorch_generate_config.h"
+#include "plugins.h"
 #include "tokenizer.h"
 
 namespace {
@@ -133,20 +132,6 @@ std::vector<uint64_t> parse_ids(const std::string& s) {
     i = end;
   }
   return ids;
-}
-
-void load_plugins(bool enabled) {
-  if (!enabled) {
-    return;
-  }
-  // Kept open for the life of the process; its absence is not an error
-  // (a CPU program needs no plugin).
-  void* h = ::dlopen("libexecutorch_cuda_backend.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (g_verbose && h == nullptr) {
-    const char* err = ::dlerror();
-    std::fprintf(stderr, "%s: note: CUDA backend not loaded: %s\n", kProg,
-                 err != nullptr ? err : "unknown error");
-  }
 }
 
 std::unique_ptr<llm::TokenRunner> make_runner(const Options& o, BackendOptionArgs& opts) {
@@ -383,7 +368,7 @@ void add_options(CLI::App& app, Options& o) {
       ->type_name("N");
   app.add_flag("--stats", o.stats, "Print prefill and decode rates on stderr");
   app.add_flag("--json", o.json, "Print one JSON object: prompt, tokens, text, stats");
-  app.add_flag("--no-plugins", o.no_plugins, "Do not dlopen the CUDA backend");
+  app.add_flag("--no-plugins", o.no_plugins, "Do not load backend plugins (the CUDA backend)");
   app.add_flag("-v,--verbose", o.verbose, "Show the runtime's log");
 }
 
@@ -441,7 +426,9 @@ int main(int argc, char** argv) {
   rt::runtime_init();
   rt::set_log_sink(log_sink);
   rt::set_log_level(o.verbose ? rt::LogLevel::Debug : rt::LogLevel::Error);
-  load_plugins(!o.no_plugins);
+  if (!o.no_plugins) {
+    et_run::load_plugins(kProg, g_verbose);
+  }
   try {
     check_ranges(o);
     return cmd_generate(o);

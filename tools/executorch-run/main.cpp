@@ -10,6 +10,7 @@
 #include <string>
 
 #include <executorch/extension/memory_allocator/memory_budget.h>
+#include <executorch/runtime/platform/build_info.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include "errors.h"
@@ -60,7 +61,9 @@ void add_options(CLI::App& app, Options& o, std::string& memory_limit) {
   app.add_flag("--no-plugins", o.no_plugins,
                "Do not dlopen optional backend libraries (the CUDA backend)");
   app.add_flag("-v,--verbose", o.verbose, "Show the runtime's log and notes");
-  app.set_version_flag("--version", std::string(kProg) + " " + EXECUTORCH_RUN_VERSION,
+  app.set_version_flag("--version",
+                       std::string(kProg) + " " + EXECUTORCH_RUN_VERSION + " (libexecutorch " +
+                           ::executorch::runtime::build_version() + ")",
                        "Print the version and exit");
   app.get_formatter()->column_width(28);
 }
@@ -121,7 +124,7 @@ int main(int argc, char** argv) {
   rt::runtime_init();
   install_log_sink(o.verbose);
   if (!o.no_plugins) {
-    load_plugins();
+    load_plugins(kProg, o.verbose);
   }
   try {
     return dispatch(o, memory_limit);

@@ -1,13 +1,14 @@
-// Optional backend libraries executorch-run loads at start, and what it
-// knows about a backend. Kept apart so the library's backend discovery can
-// replace the hard-coded list in one place.
+// Backend libraries the tools load at start (shared by executorch-run and
+// executorch-generate), and what they know about a backend.
 #pragma once
 
 namespace et_run {
 
-// dlopens the optional backend libraries (the CUDA backend); a library
-// that is not installed is skipped (a note with --verbose).
-void load_plugins();
+// Loads the backend plugins the library finds (EXECUTORCH_BACKEND_PATH,
+// then <libdir>/executorch/backends), then, if no plugin provided it, the
+// CUDA backend by its soname. Nothing found is not an error (a CPU program
+// needs no plugin); with `verbose`, "<prog>: note:" lines say what happened.
+void load_plugins(const char* prog, bool verbose);
 
 struct BackendState {
   bool registered;
