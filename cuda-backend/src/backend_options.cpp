@@ -9,12 +9,17 @@
 //                      graph_replay.h); 0 when none does.
 //   "live_delegates" -> int: CudaBackend delegates initialized and not yet
 //                      destroyed in this process.
+//   "weight_sharing_across_methods" -> bool: the default set_option gave.
+// CudaBackend::set_option: "weight_sharing_across_methods" (bool; another
+// type is InvalidArgument).
 #include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <variant>
 
 #include <executorch/extension/cuda/caller_stream.h>
+#include <executorch/runtime/platform/log.h>
 
 #include "cuda_backend.h"
 #include "graph_replay.h"
@@ -44,9 +49,24 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
       option.value = static_cast<int>(graph_launches_total());
     } else if (std::strcmp(option.key, "live_delegates") == 0) {
       option.value = static_cast<int>(live_delegate_count());
+    } else if (std::strcmp(option.key, "weight_sharing_across_methods") == 0) {
+      option.value = weight_sharing_.load(std::memory_order_relaxed);
     }
   }
   return BackendInterface::get_option(context, options);
+}
+
+Error CudaBackend::set_option(BackendOptionContext& /*context*/,
+                              const Span<BackendOption>& options) {
+  for (const BackendOption& option : options) {
+    if (std::strcmp(option.key, "weight_sharing_across_methods") != 0) continue;
+    const bool* on = std::get_if<bool>(&option.value);
+    ET_CHECK_OR_RETURN_ERROR(on != nullptr, InvalidArgument,
+                             "CudaBackend: option weight_sharing_across_methods must be a "
+                             "boolean");
+    weight_sharing_.store(*on, std::memory_order_relaxed);
+  }
+  return Error::Ok;
 }
 
 } // namespace cuda

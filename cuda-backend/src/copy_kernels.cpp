@@ -1,10 +1,12 @@
 // et_copy::_h2d_copy.out / et_copy::_d2h_copy.out: the host<->device copies
 // an exporter puts around a CUDA delegate whose I/O lives on the GPU.
-// Arguments: (self, out, out-as-return). They run on the caller stream when a
-// CallerStreamGuard is live, else on the legacy default stream (ordered with
-// the delegate's own blocking stream). A device-to-host copy waits for the
+// Arguments: (self, out, out-as-return); out is resized to self's shape
+// (dynamic shapes, within out's planned bound). They run on the caller
+// stream when a CallerStreamGuard is live, else on the legacy default stream
+// (ordered with the delegate's own blocking stream). A device-to-host copy waits for the
 // stream: the runtime reads the host tensor right after.
 #include "copy_kernels.h"
+#include "tensor_resize.h"
 
 #include <mutex>
 
@@ -34,10 +36,16 @@ void copy_kernel(KernelRuntimeContext& ctx, Span<EValue*> args, bool to_device) 
   }
   const auto& src = args[0]->toTensor();
   auto& dst = args[1]->toTensor();
-  if (src.nbytes() != dst.nbytes() || src.scalar_type() != dst.scalar_type()) {
-    ET_LOG(Error, "%s: self is %zu bytes, out %zu bytes (or dtypes differ)", name,
-           src.nbytes(), dst.nbytes());
+  if (src.scalar_type() != dst.scalar_type()) {
+    ET_LOG(Error, "%s: self has dtype %d, out %d", name, static_cast<int>(src.scalar_type()),
+           static_cast<int>(dst.scalar_type()));
     ctx.fail(Error::InvalidArgument);
+    return;
+  }
+  // A dynamic shape: out takes self's shape within its planned bound.
+  const Error resized = resize_like(dst, src, name);
+  if (resized != Error::Ok) {
+    ctx.fail(resized);
     return;
   }
   const auto caller = extension::cuda::getCallerStream();

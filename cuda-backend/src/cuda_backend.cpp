@@ -93,11 +93,11 @@ const char* method_name_from(const BackendInitContext& context,
   return storage.c_str();
 }
 
-// "use_cuda_graph": a runtime option (bool, int or string) wins over the
-// compile spec (bytes "1"/"true"/"0"/"false", or one byte 0/1).
-Result<bool> use_cuda_graph(const BackendInitContext& context,
-                            ArrayRef<CompileSpec> compile_specs) {
-  constexpr const char* kKey = "use_cuda_graph";
+// A boolean option: the runtime option `key` (bool, int or string) wins
+// over the compile spec (bytes "1"/"true"/"0"/"false", or one byte 0/1),
+// which wins over `fallback`.
+Result<bool> bool_option(const BackendInitContext& context, ArrayRef<CompileSpec> compile_specs,
+                         const char* key, bool fallback) {
   auto parse = [](std::string_view v) -> Result<bool> {
     if (v == "1" || v == "true" || v == std::string_view("\x01", 1)) return true;
     if (v == "0" || v == "false" || v == std::string_view("\x00", 1) || v.empty()) {
@@ -105,25 +105,24 @@ Result<bool> use_cuda_graph(const BackendInitContext& context,
     }
     return Error::InvalidArgument;
   };
-  if (auto b = context.get_runtime_spec<bool>(kKey); b.ok()) return *b;
-  if (auto i = context.get_runtime_spec<int>(kKey); i.ok()) return *i != 0;
-  if (auto str = context.get_runtime_spec<const char*>(kKey); str.ok()) {
+  if (auto b = context.get_runtime_spec<bool>(key); b.ok()) return *b;
+  if (auto i = context.get_runtime_spec<int>(key); i.ok()) return *i != 0;
+  if (auto str = context.get_runtime_spec<const char*>(key); str.ok()) {
     Result<bool> r = parse(*str);
     ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidArgument,
-                             "CudaBackend: runtime option use_cuda_graph='%s': expected "
-                             "true/false/1/0",
-                             *str);
+                             "CudaBackend: runtime option %s='%s': expected true/false/1/0",
+                             key, *str);
     return r;
   }
-  const CompileSpec* spec = find_compile_spec(compile_specs, kKey);
-  if (spec == nullptr) return false;
+  const CompileSpec* spec = find_compile_spec(compile_specs, key);
+  if (spec == nullptr) return fallback;
   std::string_view v(static_cast<const char*>(spec->value.buffer), spec->value.nbytes);
   if (v.size() > 1 && v.back() == '\0') v.remove_suffix(1);
   Result<bool> r = parse(v);
   ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidProgram,
-                           "CudaBackend: compile spec use_cuda_graph has %zu bytes that are "
-                           "not true/false/1/0",
-                           v.size());
+                           "CudaBackend: compile spec %s has %zu bytes that are not "
+                           "true/false/1/0",
+                           key, v.size());
   return r;
 }
 
@@ -131,7 +130,7 @@ std::atomic<size_t> g_live_delegates{0};
 
 // What init() hands the runtime: the model and, when asked for, its graph.
 struct Delegate {
-  std::unique_ptr<aoti::LoadedModel> model;
+  std::shared_ptr<aoti::LoadedModel> model;
   std::unique_ptr<GraphReplay> graph;  // declared last, destroyed first
 };
 
@@ -218,8 +217,11 @@ Result<DelegateHandle*> CudaBackend::init(
     return keys.error();
   }
   // Options are checked before any device question, like the payload.
-  Result<bool> graph = use_cuda_graph(context, compile_specs);
+  Result<bool> graph = bool_option(context, compile_specs, "use_cuda_graph", false);
   if (!graph.ok()) return graph.error();
+  Result<bool> share = bool_option(context, compile_specs, "weight_sharing_across_methods",
+                                   weight_sharing_.load(std::memory_order_relaxed));
+  if (!share.ok()) return share.error();
   if (!is_available()) {
     ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
     return Error::DelegateInvalidCompatibility;
@@ -255,18 +257,17 @@ Result<DelegateHandle*> CudaBackend::init(
     ET_LOG(Info, "CudaBackend: no weights under '%s' (fine for a model without constants)",
            keys->weights_key.c_str());
   }
-  Result<aoti::LoadedModel*> model = aoti::LoadedModel::load(
+  Result<std::shared_ptr<aoti::LoadedModel>> model = aoti::LoadedModel::load(
       so->data(), so->size(), wdata, wsize, device.c_str(),
-      method_name != nullptr ? method_name : "forward");
+      method_name != nullptr ? method_name : "forward", *share);
   // The weights now live on the GPU and the .so in a private mapping.
   so->Free();
   if (weights.ok()) weights->Free();
   processed->Free();
   if (!model.ok()) return model.error();
-  std::unique_ptr<aoti::LoadedModel> owned(*model);
   std::unique_ptr<Delegate> delegate(new (std::nothrow) Delegate);
   if (delegate != nullptr) {
-    delegate->model = std::move(owned);
+    delegate->model = std::move(*model);
     if (*graph) delegate->graph.reset(new (std::nothrow) GraphReplay(*delegate->model));
   }
   ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && (!*graph || delegate->graph != nullptr),
@@ -275,28 +276,50 @@ Result<DelegateHandle*> CudaBackend::init(
   return static_cast<DelegateHandle*>(delegate.release());
 }
 
+namespace {
+
+// Whether execute must wait for the stream before returning: host outputs
+// are read as soon as it returns, and host inputs may be overwritten then.
+// The latter matters only for page-locked inputs: a copy from pageable
+// memory has been staged by the driver when cudaMemcpyAsync returns.
+bool must_synchronize(const std::vector<IoTensor>& inputs,
+                      const std::vector<IoTensor>& outputs) {
+  for (const IoTensor& t : outputs) {
+    if (!t.on_device) return true;
+  }
+  for (const IoTensor& t : inputs) {
+    if (t.on_device || t.nbytes == 0) continue;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, t.data) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return true;
+    }
+    if (a.type != cudaMemoryTypeUnregistered) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle* handle,
                            Span<EValue*> args) const {
   auto* delegate = static_cast<Delegate*>(handle);
   ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && delegate->model != nullptr,
                            DelegateInvalidHandle, "CudaBackend: execute on a null handle");
   const aoti::LoadedModel& model = *delegate->model;
-  std::vector<IoTensor> inputs, outputs;
+  // Per thread, reused: their capacity stays, so an execute allocates
+  // nothing here once warm.
+  static thread_local std::vector<IoTensor> inputs, outputs;
   Error e = describe_args(model, args, inputs, outputs);
   if (e != Error::Ok) return e;
   const auto caller = extension::cuda::getCallerStream();
   cudaStream_t stream = caller.has_value() ? *caller : model.own_stream();
   aoti::ScopedCurrentStream current(model.device_index(), stream);
-  e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream)
+  bool synced = false;
+  e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream, &synced)
                                  : run_model(model, inputs, outputs, stream);
-  if (e != Error::Ok) return e;
-  bool host_io = false;
-  for (const auto* v : {&inputs, &outputs}) {
-    for (const IoTensor& t : *v) host_io = host_io || !t.on_device;
-  }
-  if (host_io) {
-    // Host outputs are read as soon as execute returns (and host inputs may
-    // be overwritten).
+  if (e != Error::Ok || synced) return e;
+  if (must_synchronize(inputs, outputs)) {
     cudaError_t ce = cudaStreamSynchronize(stream);
     if (ce != cudaSuccess) {
       ET_LOG(Error, "CudaBackend[%s]: %s", model.label().c_str(), cudaGetErrorString(ce));

@@ -3,6 +3,7 @@
 // or the delegate's own stream, destroy frees both.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include <executorch/runtime/backend/interface.h>
@@ -46,12 +47,22 @@ class CudaBackend : public runtime::BackendInterface {
   void destroy(runtime::DelegateHandle* handle) const override;
 
   // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches",
-  // "live_delegates".
+  // "live_delegates", "weight_sharing_across_methods".
   runtime::Error get_option(runtime::BackendOptionContext& context,
                             runtime::Span<runtime::BackendOption>& options) override;
 
+  // "weight_sharing_across_methods" (bool): the default for delegates
+  // initialized from now on (a runtime option at load wins), as upstream's
+  // runners set it before loading the methods of an LLM (aoti/
+  // shared_constants.h). Other keys are left alone.
+  runtime::Error set_option(runtime::BackendOptionContext& context,
+                            const runtime::Span<runtime::BackendOption>& options) override;
+
   // The CUDA runtime's message for why no device is usable ("" if one is).
   const char* unavailable_reason() const;
+
+ private:
+  std::atomic<bool> weight_sharing_{false};
 };
 
 } // namespace cuda

@@ -7,7 +7,11 @@
 // The graph reads and writes fixed staging buffers, so the caller's tensors
 // may move between executes; each execute copies its inputs in and the
 // outputs out on the execute stream (the caller stream when a
-// CallerStreamGuard is active), ordered after the previous execute. Shapes
+// CallerStreamGuard is active), ordered after the previous execute. The
+// tensors that were in host memory at the first execute are staged in
+// page-locked buffers and their host-device copies are part of the graph:
+// an execute is then a memcpy per host input into pinned memory, one graph
+// launch, one synchronize and a memcpy per host output. Shapes
 // are fixed: a size or dtype change is an InvalidArgument Error. If the
 // capture fails (an op that cannot be captured) the delegate logs why and
 // runs eagerly from then on.
@@ -39,20 +43,28 @@ class GraphReplay {
   GraphReplay& operator=(const GraphReplay&) = delete;
 
   // One execute on `stream` (already current for the model's device).
-  // Host outputs are valid once `stream` reaches the end of this call.
+  // Host outputs are valid once `stream` reaches the end of this call;
+  // *synced says it was synchronized here (they are valid already).
   runtime::Error execute(const std::vector<IoTensor>& inputs,
-                         const std::vector<IoTensor>& outputs, cudaStream_t stream);
+                         std::vector<IoTensor>& outputs, cudaStream_t stream, bool* synced);
 
  private:
   runtime::Error stage(const std::vector<IoTensor>& inputs,
                        const std::vector<IoTensor>& outputs);
+  runtime::Error body(cudaStream_t stream);
   runtime::Error capture(cudaStream_t stream);
+  runtime::Error copy_in(const std::vector<IoTensor>& inputs, cudaStream_t stream);
+  runtime::Error copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream, bool* synced);
 
   const aoti::LoadedModel& model_;
   std::mutex mu_;
   // Staging memory the graph was captured on, described as the caller's
   // tensors were at the first execute (but on the device).
   std::vector<IoTensor> in_, out_;
+  // Per tensor: the page-locked buffer between the caller's host memory and
+  // the device staging (nullptr for the tensors on the device at the first
+  // execute, or when no pinned memory could be had).
+  std::vector<void*> in_pinned_, out_pinned_;
   bool warmed_up_ = false;    // the eager first run happened
   size_t arena_bytes_ = 0;    // what the eager run allocated in all
   aoti::CaptureArena arena_;  // the captured run's temporaries

@@ -1,8 +1,12 @@
 #include "run_model.h"
 
+#include <cstdio>
+
 #include <executorch/runtime/platform/log.h>
 
+#include "aoti/device_pool.h"
 #include "aoti/shim_internal.h"
+#include "tensor_resize.h"
 
 namespace executorch {
 namespace backends {
@@ -32,8 +36,17 @@ void shape_of(const exec_aten::Tensor& t, std::vector<int64_t>& sizes,
   }
 }
 
-struct HandleSet {
-  std::vector<TensorObj*> handles;
+// The handles of one Run, over a per-thread vector whose capacity stays
+// (no allocation per execute). One input set and one output set are live at
+// a time on a thread.
+class HandleSet {
+ public:
+  HandleSet(std::vector<TensorObj*>& storage, size_t n) : handles(storage) {
+    handles.assign(n, nullptr);
+  }
+  ~HandleSet() { drop(); }
+  HandleSet(const HandleSet&) = delete;
+  HandleSet& operator=(const HandleSet&) = delete;
   void drop() {
     // Outputs may repeat a handle: delete each once.
     for (size_t i = 0; i < handles.size(); ++i) {
@@ -45,8 +58,74 @@ struct HandleSet {
       handles[i] = nullptr;
     }
   }
-  ~HandleSet() { drop(); }
+  std::vector<TensorObj*>& handles;
 };
+
+thread_local std::vector<TensorObj*> tl_input_handles, tl_output_handles;
+
+// Output j of the model (`h`) against the planned tensor `t`: same dtype;
+// the same shape, or (a dynamic shape) `t`'s tensor resized to it within its
+// bound. Staging buffers (no tensor) must match in element count.
+Error fit_output(const aoti::LoadedModel& model, size_t j, const TensorObj& h, IoTensor& t) {
+  const char* label = model.label().c_str();
+  ET_CHECK_OR_RETURN_ERROR(t.dtype == h.dtype, InvalidArgument,
+                           "CudaBackend[%s]: output %zu has dtype %d; the program planned %d",
+                           label, j, h.dtype, t.dtype);
+  if (h.sizes == t.sizes) return Error::Ok;
+  if (t.tensor == nullptr) {
+    int64_t numel = 1;
+    for (int64_t s : t.sizes) numel *= s;
+    ET_CHECK_OR_RETURN_ERROR(h.numel() == numel, InvalidArgument,
+                             "CudaBackend[%s]: output %zu is %lld elements; %lld were planned",
+                             label, j, static_cast<long long>(h.numel()),
+                             static_cast<long long>(numel));
+    return Error::Ok;
+  }
+  char what[96];
+  std::snprintf(what, sizeof what, "CudaBackend[%s] output %zu", label, j);
+  const Error e = resize_to(*t.tensor, h.sizes.data(), h.sizes.size(), what);
+  if (e != Error::Ok) return e;
+  t.nbytes = t.tensor->nbytes();
+  shape_of(*t.tensor, t.sizes, t.strides);
+  return Error::Ok;
+}
+
+// Output `h` into the planned buffer `t` (in the program's layout): one
+// memcpy when the layouts agree; a layout change (a channels-last output,
+// say) is one kernel on the device, then one copy to a host buffer.
+cudaError_t copy_output(const TensorObj& h, const IoTensor& t, int dev, cudaStream_t stream) {
+  const int64_t nd = static_cast<int64_t>(t.sizes.size());
+  const int64_t* src_strides = h.strides.size() == t.sizes.size() ? h.strides.data()
+                                                                   : t.strides.data();
+  const size_t elem = h.elem_size();
+  if (h.device_type != aoti::kDevCuda) {
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                              src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  if (t.on_device) {
+    return aoti::device_strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                                     src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  bool same = true;
+  for (int64_t i = 0; i < nd; ++i) same = same && (t.sizes[i] == 1 || src_strides[i] == t.strides[i]);
+  if (same) {
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
+                              src_strides, t.sizes.data(), nd, elem, stream);
+  }
+  // Rearranged on the device first, then one device-to-host copy.
+  void* staged = nullptr;
+  cudaError_t e = aoti::pool_alloc(&staged, t.nbytes, dev, stream);
+  if (e != cudaSuccess) return e;
+  e = aoti::device_strided_copy(static_cast<char*>(staged), t.strides.data(), h.data(),
+                                src_strides, t.sizes.data(), nd, elem, stream);
+  if (e == cudaSuccess) {
+    e = aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(),
+                           static_cast<const char*>(staged), t.strides.data(), t.sizes.data(),
+                           nd, elem, stream);
+  }
+  const cudaError_t f = aoti::pool_free(staged, t.nbytes, stream);
+  return e != cudaSuccess ? e : f;
+}
 
 } // namespace
 
@@ -69,6 +148,7 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
     io.nbytes = t.nbytes();
     io.dtype = static_cast<int32_t>(t.scalar_type());
     io.on_device = t.device_type() == runtime::etensor::DeviceType::CUDA;
+    io.tensor = &t;
     shape_of(t, io.sizes, io.strides);
     ET_CHECK_OR_RETURN_ERROR(aoti::dtype_size(io.dtype) != 0, InvalidArgument,
                              "CudaBackend[%s]: argument %zu has an unsupported dtype %d",
@@ -78,13 +158,12 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
 }
 
 Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins,
-                const std::vector<IoTensor>& outs, cudaStream_t stream) {
+                std::vector<IoTensor>& outs, cudaStream_t stream) {
   const size_t n_in = ins.size(), n_out = outs.size();
   const int dev = model.device_index();
   const char* label = model.label().c_str();
   // Fresh input handles every call: the model steals and deletes them.
-  HandleSet inputs;
-  inputs.handles.assign(n_in, nullptr);
+  HandleSet inputs(tl_input_handles, n_in);
   for (size_t i = 0; i < n_in; ++i) {
     const IoTensor& t = ins[i];
     const auto nd = static_cast<int64_t>(t.sizes.size());
@@ -113,8 +192,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     inputs.handles[i] = h;
     AOTI_TRACE("execute[%s] input %zu %s", label, i, aoti::describe(h).c_str());
   }
-  HandleSet outputs;
-  outputs.handles.assign(n_out, nullptr);
+  HandleSet outputs(tl_output_handles, n_out);
   AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", label, n_in, n_out,
              static_cast<void*>(stream));
   const int32_t rc = model.api().run(model.container(), inputs.handles.data(), n_in,
@@ -132,23 +210,13 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
   }
   for (size_t j = 0; j < n_out; ++j) {
     TensorObj* h = outputs.handles[j];
-    const IoTensor& t = outs[j];
     ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
                              "CudaBackend[%s]: the model produced no output %zu", label, j);
-    int64_t numel = 1;
-    for (int64_t s : t.sizes) numel *= s;
-    ET_CHECK_OR_RETURN_ERROR(
-        h->numel() == numel && t.dtype == h->dtype, InvalidArgument,
-        "CudaBackend[%s]: output %zu is %lld elements of dtype %d; the program planned %lld "
-        "of dtype %d",
-        label, j, static_cast<long long>(h->numel()), h->dtype, static_cast<long long>(numel),
-        t.dtype);
+    Error e = fit_output(model, j, *h, outs[j]);
+    if (e != Error::Ok) return e;
+    const IoTensor& t = outs[j];
     if (h->data() == t.data && t.on_device) continue;
-    // Copy into the planned buffer (in the program's layout).
-    cudaError_t ce = aoti::strided_copy(
-        static_cast<char*>(t.data), t.strides.data(), h->data(),
-        h->sizes.size() == t.sizes.size() ? h->strides.data() : t.strides.data(),
-        t.sizes.data(), static_cast<int64_t>(t.sizes.size()), h->elem_size(), stream);
+    const cudaError_t ce = copy_output(*h, t, model.device_index(), stream);
     if (ce != cudaSuccess) {
       ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", label, j,
              cudaGetErrorString(ce));

@@ -27,6 +27,9 @@ struct IoTensor {
   bool on_device = false;
   std::vector<int64_t> sizes;
   std::vector<int64_t> strides;  // in elements
+  // The caller's tensor (null for the graph's staging buffers): an output
+  // of a dynamic shape is resized to what the model produced.
+  exec_aten::Tensor* tensor = nullptr;
 };
 
 // Describes args (inputs then outputs, all tensors) for the model; names the
@@ -38,12 +41,14 @@ runtime::Error describe_args(const aoti::LoadedModel& model,
 
 // Runs the model once on `stream` (which the caller has made current):
 // device inputs are viewed in place, host inputs staged through
-// stream-ordered device copies; outputs are copied into `outputs`. Does not
-// synchronize; host outputs are valid once `stream` has reached this point.
+// stream-ordered device copies; outputs are copied into `outputs`, each
+// output with a tensor first resized to the shape the model produced
+// (within its planned bound; `outputs` then describes the new shape). Does
+// not synchronize; host outputs are valid once `stream` has reached this
+// point.
 runtime::Error run_model(const aoti::LoadedModel& model,
                          const std::vector<IoTensor>& inputs,
-                         const std::vector<IoTensor>& outputs,
-                         cudaStream_t stream);
+                         std::vector<IoTensor>& outputs, cudaStream_t stream);
 
 } // namespace cuda
 } // namespace backends

@@ -7,9 +7,11 @@
 
 #include <array>
 #include <cstring>
+#include <variant>
 
 #include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/backend/options.h>
 
 #include <gtest/gtest.h>
 
@@ -149,6 +151,45 @@ TEST(CudaBackendLinked, BadCudaGraphOptionIsRejectedBeforeTheDevice) {
   if (et_test::no_gpu_node()) {
     EXPECT_EQ(r3.error(), Error::DelegateInvalidCompatibility);
   }
+}
+
+TEST(CudaBackendLinked, WeightSharingOption) {
+  // Backend-wide default through set_option (as upstream's LLM runners do).
+  executorch::runtime::BackendOptions<1> on;
+  ASSERT_EQ(on.set_option("weight_sharing_across_methods", true), Error::Ok);
+  EXPECT_EQ(executorch::runtime::set_option("CudaBackend", on.view()), Error::Ok);
+  executorch::runtime::BackendOption probe{};
+  std::strcpy(probe.key, "weight_sharing_across_methods");
+  Span<executorch::runtime::BackendOption> view(&probe, 1);
+  ASSERT_EQ(executorch::runtime::get_option("CudaBackend", view), Error::Ok);
+  ASSERT_NE(std::get_if<bool>(&probe.value), nullptr);
+  EXPECT_TRUE(*std::get_if<bool>(&probe.value));
+  // Not a boolean: refused, the default stays.
+  executorch::runtime::BackendOptions<1> bad;
+  ASSERT_EQ(bad.set_option("weight_sharing_across_methods", 1), Error::Ok);
+  EXPECT_EQ(executorch::runtime::set_option("CudaBackend", bad.view()), Error::InvalidArgument);
+  ASSERT_EQ(executorch::runtime::get_option("CudaBackend", view), Error::Ok);
+  EXPECT_TRUE(*std::get_if<bool>(&probe.value));
+  executorch::runtime::BackendOptions<1> off;
+  ASSERT_EQ(off.set_option("weight_sharing_across_methods", false), Error::Ok);
+  EXPECT_EQ(executorch::runtime::set_option("CudaBackend", off.view()), Error::Ok);
+  ASSERT_EQ(executorch::runtime::get_option("CudaBackend", view), Error::Ok);
+  EXPECT_FALSE(*std::get_if<bool>(&probe.value));
+
+  // A runtime option that is not a boolean fails init before the device.
+  BackendInterface* backend = executorch::runtime::get_backend_class("CudaBackend");
+  ASSERT_NE(backend, nullptr);
+  static const char keys[] = "abc_so_blob\ndef_weights_blob";
+  executorch::runtime::BackendOption opt{};
+  std::strcpy(opt.key, "weight_sharing_across_methods");
+  std::array<char, executorch::runtime::kMaxOptionValueLength> text{};
+  std::strcpy(text.data(), "maybe");
+  opt.value = text;
+  BackendInitContext with_option(nullptr, nullptr, "prefill", nullptr, {&opt, 1});
+  FreeableBuffer p(keys, sizeof(keys) - 1, nullptr);
+  auto r = backend->init(with_option, &p, ArrayRef<CompileSpec>());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), Error::InvalidArgument);
 }
 
 TEST(CudaBackendLinked, ExecuteWithoutHandleIsAnError) {

@@ -43,6 +43,8 @@ needed "$EXT" | grep -q '^libexecutorch' && bad "$EXT NEEDs the runtime"
 needed "$BACKEND" | grep -qx 'libexecutorch.so.1' || bad "$BACKEND does not NEED libexecutorch.so.1"
 needed "$BACKEND" | grep -qx 'libexecutorch_extension_cuda.so.1' || bad "$BACKEND does not NEED libexecutorch_extension_cuda.so.1"
 needed "$BACKEND" | grep -q '^libcudart\.so\.' || bad "$BACKEND does not NEED a shared libcudart"
+# cuBLAS is dlopen'ed at its first use (src/aoti/cublas_loader.h).
+needed "$BACKEND" | grep -q '^libcublas' && bad "$BACKEND NEEDs cuBLAS, which it loads at first use"
 
 "$READELF" -d "$BACKEND" | grep 'FLAGS_1' | grep -q NODELETE || bad "$BACKEND is not linked with -z nodelete"
 

@@ -21,6 +21,7 @@
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/platform/runtime.h>
 
 using executorch::aten::ScalarType;
@@ -252,6 +253,17 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   Fixture fx;
   if (!parse_calls(dir + "/calls.txt", &fx)) return 1;
+  // Methods of one CUDA program share their weights and KV cache (kept in
+  // the AOTInductor models) as upstream's LLM runners ask for, before any
+  // method is loaded.
+  if (argc == 3 && std::strcmp(argv[2], "CudaBackend") == 0) {
+    executorch::runtime::BackendOptions<1> share;
+    if (share.set_option("weight_sharing_across_methods", true) != Error::Ok ||
+        executorch::runtime::set_option("CudaBackend", share.view()) != Error::Ok) {
+      std::printf("CudaBackend refused weight_sharing_across_methods\n");
+      return 1;
+    }
+  }
   // share_memory_arenas: methods exported with share_mutable_buffers keep
   // their state (a KV cache) in one arena.
   Module module(dir + "/model.pte", ptd_files(dir), Module::LoadMode::File, nullptr,

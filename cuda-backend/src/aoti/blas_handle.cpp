@@ -14,24 +14,30 @@ struct ThreadHandle {
   cublasHandle_t h = nullptr;
   bool failed = false;
   ~ThreadHandle() {
-    if (h != nullptr) cublasDestroy(h);
+    const CublasApi* api = h != nullptr ? cublas_api(nullptr) : nullptr;
+    if (api != nullptr) api->cublasDestroy_v2(h);
   }
 };
 thread_local ThreadHandle tl_handle;
 
 } // namespace
 
-cublasHandle_t blas_handle(cudaStream_t stream) {
+cublasHandle_t blas_handle(cudaStream_t stream, const CublasApi** api, const char** why) {
+  *api = cublas_api(why);
+  if (*api == nullptr) return nullptr;
   ThreadHandle& t = tl_handle;
   if (t.h == nullptr) {
-    if (t.failed) return nullptr;
-    if (cublasCreate(&t.h) != CUBLAS_STATUS_SUCCESS) {
+    if (t.failed || (*api)->cublasCreate_v2(&t.h) != CUBLAS_STATUS_SUCCESS) {
       t.h = nullptr;
       t.failed = true;
+      if (why != nullptr) *why = "cublasCreate failed";
       return nullptr;
     }
   }
-  if (cublasSetStream(t.h, stream) != CUBLAS_STATUS_SUCCESS) return nullptr;
+  if ((*api)->cublasSetStream_v2(t.h, stream) != CUBLAS_STATUS_SUCCESS) {
+    if (why != nullptr) *why = "cublasSetStream failed";
+    return nullptr;
+  }
   return t.h;
 }
 

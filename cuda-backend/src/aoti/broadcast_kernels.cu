@@ -1,5 +1,6 @@
-// 2-D strided/broadcast copy: a grid-stride loop over rows * cols elements,
-// copied as raw integers of the element's size (no arithmetic on values).
+// Strided copies on the device: the 2-D broadcast copy and the N-d strided
+// copy, grid-stride loops copying raw integers of the element's size (no
+// arithmetic on values).
 #include "broadcast_kernels.h"
 
 #include <cuda_runtime.h>
@@ -37,8 +38,47 @@ cudaError_t launch(void* dst, int64_t ds0, int64_t ds1, const void* src, int64_t
   return cudaGetLastError();
 }
 
+template <typename T>
+__global__ void strided_copy_nd(T* dst, const T* src, StridedCopyShape p) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < p.numel;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    int64_t rest = i, d = 0, s = 0;
+    for (int k = p.ndim - 1; k >= 0; --k) {
+      const int64_t idx = rest % p.sizes[k];
+      rest /= p.sizes[k];
+      d += idx * p.dst_strides[k];
+      s += idx * p.src_strides[k];
+    }
+    dst[d] = src[s];
+  }
+}
+
+template <typename T>
+cudaError_t launch_nd(void* dst, const void* src, const StridedCopyShape& p,
+                      cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int64_t blocks = (p.numel + kThreads - 1) / kThreads;
+  const unsigned grid = static_cast<unsigned>(blocks < 65535 ? blocks : 65535);
+  strided_copy_nd<T><<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst),
+                                                    static_cast<const T*>(src), p);
+  return cudaGetLastError();
+}
+
 } // namespace broadcast_device
 using namespace broadcast_device;
+
+cudaError_t launch_strided_copy_nd(void* dst, const void* src, const StridedCopyShape& p,
+                                   size_t elem, cudaStream_t stream) {
+  if (p.numel <= 0) return cudaSuccess;
+  if (p.ndim < 1 || p.ndim > StridedCopyShape::kMaxDims) return cudaErrorInvalidValue;
+  switch (elem) {
+    case 1: return launch_nd<uint8_t>(dst, src, p, stream);
+    case 2: return launch_nd<uint16_t>(dst, src, p, stream);
+    case 4: return launch_nd<uint32_t>(dst, src, p, stream);
+    case 8: return launch_nd<uint64_t>(dst, src, p, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
 
 cudaError_t launch_broadcast_copy_2d(void* dst, int64_t ds0, int64_t ds1, const void* src,
                                      int64_t ss0, int64_t ss1, int64_t rows, int64_t cols,

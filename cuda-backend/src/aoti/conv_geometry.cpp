@@ -164,8 +164,8 @@ bool read_params(const char* fn, const ConvArgs& a, ConvProblem* p) {
 // Sizes of input and weight, channel counts and the bias shape; sets c_out.
 bool check_channels(const char* fn, const TensorObj* input, const TensorObj* weight,
                     const TensorObj* bias, ConvProblem* p) {
-  const std::vector<int64_t>& is = input->sizes;
-  const std::vector<int64_t>& ws = weight->sizes;
+  const Dims& is = input->sizes;
+  const Dims& ws = weight->sizes;
   for (size_t i = 0; i < is.size(); ++i) {
     if (is[i] < 0 || (i > 0 && is[i] == 0)) {
       log_errf(fn, "input dim %zu has size %lld (only the batch dim may be empty)", i,

@@ -1,7 +1,10 @@
 #include "device_pool.h"
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 namespace executorch {
 namespace backends {
@@ -13,7 +16,7 @@ namespace {
 constexpr int kMaxDevices = 64;
 
 struct PoolSlot {
-  cudaMemPool_t pool = nullptr;
+  std::atomic<cudaMemPool_t> pool{nullptr};  // read without the lock
   bool failed = false;  // creation failed once: use the default allocator
   int models = 0;
 };
@@ -29,11 +32,10 @@ PoolSlot* slots() {
   return s;
 }
 
-cudaMemPool_t pool_for(int32_t device) {
-  if (device < 0 || device >= kMaxDevices) return nullptr;
+cudaMemPool_t create_pool(int32_t device) {
   std::lock_guard<std::mutex> lk(pool_mu());
   PoolSlot& s = slots()[device];
-  if (s.pool != nullptr || s.failed) return s.pool;
+  if (s.pool.load() != nullptr || s.failed) return s.pool.load();
   cudaMemPoolProps props = {};
   props.allocType = cudaMemAllocationTypePinned;
   props.handleTypes = cudaMemHandleTypeNone;
@@ -52,8 +54,48 @@ cudaMemPool_t pool_for(int32_t device) {
   // allocates the same temporaries again.
   uint64_t keep = UINT64_MAX;
   cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
-  s.pool = p;
+  s.pool.store(p, std::memory_order_release);
   return p;
+}
+
+// The device's pool: one atomic load once it exists.
+cudaMemPool_t pool_for(int32_t device) {
+  if (device < 0 || device >= kMaxDevices) return nullptr;
+  cudaMemPool_t p = slots()[device].pool.load(std::memory_order_acquire);
+  return p != nullptr ? p : create_pool(device);
+}
+
+// Blocks freed on a delegate's own stream, by rounded size.
+constexpr size_t kCacheAlign = 512;
+size_t cache_round(size_t n) { return (n + kCacheAlign - 1) / kCacheAlign * kCacheAlign; }
+
+struct StreamCache {
+  cudaStream_t stream = nullptr;
+  int32_t device = 0;
+  size_t bytes = 0;  // held in `free`
+  std::unordered_map<size_t, std::vector<void*>> free;
+};
+
+std::mutex& cache_mu() {
+  static auto* m = new std::mutex();
+  return *m;
+}
+std::vector<StreamCache>& caches() {
+  static auto* c = new std::vector<StreamCache>();
+  return *c;
+}
+// Under cache_mu(); nullptr when `stream` is not a cached one.
+StreamCache* cache_of(cudaStream_t stream) {
+  for (StreamCache& c : caches()) {
+    if (c.stream == stream) return &c;
+  }
+  return nullptr;
+}
+
+cudaError_t pool_malloc(void** out, size_t nbytes, int32_t device, cudaStream_t stream) {
+  cudaMemPool_t p = pool_for(device);
+  if (p == nullptr) return cudaMallocAsync(out, nbytes, stream);
+  return cudaMallocFromPoolAsync(out, nbytes, p, stream);
 }
 
 constexpr size_t kArenaAlign = 256;  // what cudaMalloc guarantees
@@ -83,19 +125,65 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
     a->used += rounded;
     return cudaSuccess;
   }
-  cudaMemPool_t p = pool_for(device);
-  if (p == nullptr) return cudaMallocAsync(out, nbytes, stream);
-  return cudaMallocFromPoolAsync(out, nbytes, p, stream);
+  {
+    std::lock_guard<std::mutex> lk(cache_mu());
+    if (StreamCache* c = cache_of(stream)) {
+      const size_t size = cache_round(nbytes);
+      auto it = c->free.find(size);
+      if (it != c->free.end() && !it->second.empty()) {
+        *out = it->second.back();
+        it->second.pop_back();
+        c->bytes -= size;
+        return cudaSuccess;
+      }
+      // Allocated at the rounded size, so it can serve any request of it.
+      return pool_malloc(out, size, device, stream);
+    }
+  }
+  return pool_malloc(out, nbytes, device, stream);
 }
 
-cudaError_t pool_free(void* p, cudaStream_t stream) {
+cudaError_t pool_free(void* p, size_t nbytes, cudaStream_t stream) {
   if (p == nullptr) return cudaSuccess;
   const CaptureArena* a = tl_arena;
   if (a != nullptr) {
     const auto at = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(a->base);
     if (at >= base && at - base < a->size) return cudaSuccess;
   }
+  {
+    std::lock_guard<std::mutex> lk(cache_mu());
+    StreamCache* c = cache_of(stream);
+    const size_t size = cache_round(nbytes);
+    if (c != nullptr && c->bytes + size <= kStreamCacheBytes) {
+      c->free[size].push_back(p);
+      c->bytes += size;
+      return cudaSuccess;
+    }
+  }
   return cudaFreeAsync(p, stream);
+}
+
+void pool_cache_stream(cudaStream_t stream, int32_t device) {
+  std::lock_guard<std::mutex> lk(cache_mu());
+  if (cache_of(stream) != nullptr) return;
+  StreamCache c;
+  c.stream = stream;
+  c.device = device;
+  caches().push_back(std::move(c));
+}
+
+void pool_forget_stream(cudaStream_t stream) {
+  std::lock_guard<std::mutex> lk(cache_mu());
+  std::vector<StreamCache>& all = caches();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].stream != stream) continue;
+    // The device is synchronized: nothing queued uses these blocks.
+    for (auto& kv : all[i].free) {
+      for (void* p : kv.second) cudaFree(p);
+    }
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(i));
+    return;
+  }
 }
 
 void pool_model_created(int32_t device) {
@@ -108,9 +196,10 @@ void pool_model_destroyed(int32_t device) {
   if (device < 0 || device >= kMaxDevices) return;
   std::lock_guard<std::mutex> lk(pool_mu());
   PoolSlot& s = slots()[device];
-  if (s.models > 0 && --s.models == 0 && s.pool != nullptr) {
+  cudaMemPool_t pool = s.pool.load();
+  if (s.models > 0 && --s.models == 0 && pool != nullptr) {
     // The caller synchronized the device: nothing queued still uses blocks.
-    cudaMemPoolTrimTo(s.pool, 0);
+    cudaMemPoolTrimTo(pool, 0);
   }
 }
 

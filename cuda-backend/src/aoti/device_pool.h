@@ -1,7 +1,12 @@
 // Stream-ordered device memory for the shim's temporaries and the fallback
 // ops' workspaces: one private cudaMemPool per device (not the device's
 // default pool, which the application may tune), kept warm between executes
-// instead of returning memory to the driver at every synchronize.
+// instead of returning memory to the driver at every synchronize. On a
+// delegate's own stream, freed blocks are also kept on the host side and
+// handed back to the next allocation of the same rounded size on that
+// stream (stream order makes the reuse safe, as in PyTorch's caching
+// allocator): an execute then makes no cudaMallocFromPoolAsync or
+// cudaFreeAsync call at all in the steady state.
 #pragma once
 
 #include <cstddef>
@@ -17,9 +22,16 @@ namespace aoti {
 // cudaMallocFromPoolAsync on this backend's pool for `device`; nbytes 0
 // gives nullptr and cudaSuccess.
 cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t stream);
-// cudaFreeAsync: the block returns to the pool once `stream`'s queued work
-// is done.
-cudaError_t pool_free(void* p, cudaStream_t stream);
+// cudaFreeAsync (or the stream's block cache): the block returns once
+// `stream`'s queued work is done. `nbytes` is what pool_alloc was asked for.
+cudaError_t pool_free(void* p, size_t nbytes, cudaStream_t stream);
+
+// A delegate's own stream, for the life of the delegate: blocks allocated
+// and freed on it are cached (up to kStreamCacheBytes). Forgetting it frees
+// the cached blocks; the caller has synchronized the device first.
+constexpr size_t kStreamCacheBytes = size_t{1} << 30;
+void pool_cache_stream(cudaStream_t stream, int32_t device);
+void pool_forget_stream(cudaStream_t stream);
 
 // While a CUDA graph is captured (graph_replay.cpp), this thread's
 // allocations come from a preallocated bump arena instead of becoming graph

@@ -1,5 +1,7 @@
 #include "aoti/model.h"
 #include "aoti/device_pool.h"
+#include "aoti/missing_symbol.h"
+#include "aoti/tensor_obj.h"
 #include "aoti/weights_check.h"
 
 #include <dlfcn.h>
@@ -93,6 +95,10 @@ bool bind_api(void* dl, ContainerApi& a, const char* label) {
        label);
   bind(dl, "AOTInductorModelContainerGetConstantFromFolded", &a.constant_from_folded, false,
        label);
+  bind(dl, "AOTInductorModelContainerGetConstantOriginalFQN", &a.constant_original_fqn, false,
+       label);
+  bind(dl, "AOTInductorModelContainerUpdateUserManagedConstantBufferPairs",
+       &a.update_user_managed_pairs, false, label);
   bind(dl, "AOTInductorModelUpdateConstantsFromBlob", &a.update_constants_from_blob, false,
        label);
   return ok;
@@ -134,6 +140,27 @@ bool fresh_fd_path(std::vector<int>& fds, char (&path)[64], const char* label) {
   }
 }
 
+// Why the model .so did not load: a CUDA symbol the installed runtime or
+// driver lacks (a model compiled against a newer CUDA) is an incompatibility
+// named with the versions; anything else, the loader's message.
+Error dlopen_error(const char* label) {
+  const char* text = dlerror();
+  const std::string symbol = undefined_symbol(text);
+  int runtime = 0, driver = 0;
+  if (!symbol.empty()) {
+    (void)cudaRuntimeGetVersion(&runtime);
+    (void)cudaDriverGetVersion(&driver);
+  }
+  const std::string why = explain_missing_cuda_symbol(symbol, runtime, driver);
+  if (!why.empty()) {
+    ET_LOG(Error, "CudaBackend[%s]: %s", label, why.c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  ET_LOG(Error, "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
+         text != nullptr ? text : "unknown error");
+  return Error::InvalidProgram;
+}
+
 // Writes the .so to an anonymous, never-named file (nothing in a shared
 // directory to race on) and dlopens it RTLD_LOCAL|RTLD_NOW.
 Result<void*> open_from_memory(const void* so, size_t so_size, const char* label) {
@@ -157,49 +184,17 @@ Result<void*> open_from_memory(const void* so, size_t so_size, const char* label
   }
   void* dl = dlopen(path, RTLD_LOCAL | RTLD_NOW);
   close_all();
-  ET_CHECK_OR_RETURN_ERROR(dl != nullptr, InvalidProgram,
-                           "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
-                           dlerror());
+  if (dl == nullptr) return dlopen_error(label);
   return dl;
-}
-
-// The container's constant table, for checking a weights blob against it.
-Result<std::vector<ConstantInfo>> read_constants(const ContainerApi& a, ContainerHandle c,
-                                                 size_t n, const char* label) {
-  ET_CHECK_OR_RETURN_ERROR(a.constant_data_size != nullptr && a.constant_dtype != nullptr,
-                           InvalidProgram,
-                           "CudaBackend[%s]: the model .so does not export "
-                           "AOTInductorModelContainerGetConstantDataSize/GetConstantDtype: its "
-                           "weights blob cannot be checked",
-                           label);
-  std::vector<ConstantInfo> table(n);
-  for (size_t i = 0; i < n; ++i) {
-    ConstantInfo& info = table[i];
-    const char* name = nullptr;
-    size_t bytes = 0;
-    if (a.constant_name != nullptr && a.constant_name(c, i, &name) == 0 && name != nullptr) {
-      info.name = name;
-    } else {
-      info.name = "#" + std::to_string(i);
-    }
-    const bool ok = a.constant_dtype(c, i, &info.dtype) == 0 &&
-                    a.constant_data_size(c, i, &bytes) == 0 &&
-                    (a.constant_from_folded == nullptr ||
-                     a.constant_from_folded(c, i, &info.from_folded) == 0);
-    ET_CHECK_OR_RETURN_ERROR(ok, InvalidProgram,
-                             "CudaBackend[%s]: the model could not describe its constant %zu "
-                             "'%s'",
-                             label, i, info.name.c_str());
-    info.data_size = bytes;
-  }
-  return table;
 }
 
 } // namespace
 
-Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const void* weights,
-                                       size_t weights_size, const char* device,
-                                       const char* label) {
+Result<std::shared_ptr<LoadedModel>> LoadedModel::load(const void* so, size_t so_size,
+                                                       const void* weights,
+                                                       size_t weights_size, const char* device,
+                                                       const char* label,
+                                                       bool share_constants) {
   ET_CHECK_OR_RETURN_ERROR(so != nullptr && so_size >= 64, InvalidProgram,
                            "CudaBackend[%s]: model .so blob is missing or too small (%zu bytes)",
                            label, so_size);
@@ -209,7 +204,7 @@ Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const voi
   if (err != Error::Ok) return err;
   Result<void*> dl = open_from_memory(so, so_size, label);
   if (!dl.ok()) return dl.error();
-  std::unique_ptr<LoadedModel> m(new (std::nothrow) LoadedModel());
+  std::shared_ptr<LoadedModel> m(new (std::nothrow) LoadedModel());
   if (m == nullptr) {
     dlclose(*dl);
     return Error::MemoryAllocationFailed;
@@ -218,12 +213,17 @@ Result<LoadedModel*> LoadedModel::load(const void* so, size_t so_size, const voi
   m->label_ = label;
   if (!bind_api(m->dl_, m->api_, label)) return Error::InvalidProgram;
   err = m->create_container(device);
-  if (err == Error::Ok) err = m->load_weights(weights, weights_size);
+  std::vector<ConstantInfo> table;
+  if (err == Error::Ok) err = m->read_table(&table);
+  if (err == Error::Ok) {
+    err = share_constants ? m->load_shared(table, weights, weights_size, m)
+                          : m->load_weights(table, weights, weights_size, nullptr);
+  }
   if (err == Error::Ok) err = m->create_stream();
   if (err != Error::Ok) return err;
   pool_model_created(m->device_index_);
   m->pool_counted_ = true;
-  return m.release();
+  return m;
 }
 
 Error LoadedModel::create_container(const char* device) {
@@ -249,17 +249,60 @@ Error LoadedModel::create_container(const char* device) {
   return Error::Ok;
 }
 
-Error LoadedModel::load_weights(const void* weights, size_t weights_size) {
+// The container's constant table (empty for a model without constants).
+Error LoadedModel::read_table(std::vector<ConstantInfo>* table) const {
   const char* label = label_.c_str();
-  size_t n_const = 0;
-  if (api_.num_constants != nullptr && api_.num_constants(container_, &n_const) != 0) {
-    n_const = 0;
+  const ContainerApi& a = api_;
+  size_t n = 0;
+  if (a.num_constants == nullptr || a.num_constants(container_, &n) != 0 || n == 0) {
+    return Error::Ok;
   }
+  ET_CHECK_OR_RETURN_ERROR(a.constant_data_size != nullptr && a.constant_dtype != nullptr,
+                           InvalidProgram,
+                           "CudaBackend[%s]: the model .so does not export "
+                           "AOTInductorModelContainerGetConstantDataSize/GetConstantDtype: its "
+                           "weights blob cannot be checked",
+                           label);
+  table->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    ConstantInfo& info = (*table)[i];
+    const char* name = nullptr;
+    const char* fqn = nullptr;
+    size_t bytes = 0;
+    if (a.constant_name != nullptr && a.constant_name(container_, i, &name) == 0 &&
+        name != nullptr) {
+      info.name = name;
+    } else {
+      info.name = "#" + std::to_string(i);
+    }
+    if (a.constant_original_fqn != nullptr &&
+        a.constant_original_fqn(container_, i, &fqn) == 0 && fqn != nullptr) {
+      info.fqn = fqn;
+    }
+    const bool ok = a.constant_dtype(container_, i, &info.dtype) == 0 &&
+                    a.constant_data_size(container_, i, &bytes) == 0 &&
+                    (a.constant_from_folded == nullptr ||
+                     a.constant_from_folded(container_, i, &info.from_folded) == 0);
+    ET_CHECK_OR_RETURN_ERROR(ok, InvalidProgram,
+                             "CudaBackend[%s]: the model could not describe its constant %zu "
+                             "'%s'",
+                             label, i, info.name.c_str());
+    info.data_size = bytes;
+  }
+  return Error::Ok;
+}
+
+// Checks the blob against `table` and has the model load it; the handles
+// the model makes for its constants go to `made` (when not null), one per
+// constant that is not folded, in table order.
+Error LoadedModel::load_weights(const std::vector<ConstantInfo>& table, const void* weights,
+                                size_t weights_size, std::vector<TensorObj*>* made) {
+  const char* label = label_.c_str();
   if (weights == nullptr || weights_size == 0) {
-    ET_CHECK_OR_RETURN_ERROR(n_const == 0, InvalidExternalData,
+    ET_CHECK_OR_RETURN_ERROR(table.empty(), InvalidExternalData,
                              "CudaBackend[%s]: the model has %zu constants but no weights "
                              "blob was found",
-                             label, n_const);
+                             label, table.size());
     return Error::Ok;
   }
   ET_CHECK_OR_RETURN_ERROR(api_.update_constants_from_blob != nullptr, InvalidProgram,
@@ -268,14 +311,76 @@ Error LoadedModel::load_weights(const void* weights, size_t weights_size) {
                            label);
   // The model reads the blob by its own table and is given no size: check
   // the table against the blob first.
-  Result<std::vector<ConstantInfo>> table = read_constants(api_, container_, n_const, label);
-  if (!table.ok()) return table.error();
-  const Error err = check_weights_blob(*table, weights_size, label);
+  const Error err = check_weights_blob(table, weights_size, label);
   if (err != Error::Ok) return err;
-  ET_CHECK_OR_RETURN_ERROR(
-      api_.update_constants_from_blob(container_, static_cast<const uint8_t*>(weights)) == 0,
-      InvalidExternalData, "CudaBackend[%s]: loading %zu bytes of weights failed", label,
-      weights_size);
+  std::vector<TensorObj*> recorded;
+  AOTIError rc;
+  {
+    ScopedBlobRecorder recorder(&recorded);
+    rc = api_.update_constants_from_blob(container_, static_cast<const uint8_t*>(weights));
+  }
+  ET_CHECK_OR_RETURN_ERROR(rc == 0, InvalidExternalData,
+                           "CudaBackend[%s]: loading %zu bytes of weights failed", label,
+                           weights_size);
+  if (made != nullptr) *made = std::move(recorded);
+  return Error::Ok;
+}
+
+// weight_sharing_across_methods: constants shared by another live model are
+// used in place; the blob is loaded only when some constant is not, and
+// then this model's constants are offered to the next ones.
+Error LoadedModel::load_shared(const std::vector<ConstantInfo>& table, const void* weights,
+                               size_t weights_size, const std::shared_ptr<const void>& self) {
+  SharedConstants& shared = SharedConstants::instance();
+  std::lock_guard<std::mutex> lk(shared.init_mutex());
+  std::vector<SharedHit> hits;
+  Error err = shared.lookup(table, &hits, label_.c_str());
+  if (err != Error::Ok) return err;
+  size_t in_blob = 0;
+  for (const ConstantInfo& c : table) in_blob += c.from_folded ? 0 : 1;
+  ET_LOG(Info, "CudaBackend[%s]: weight sharing: %zu of %zu constants already shared",
+         label_.c_str(), hits.size(), in_blob);
+  if (hits.size() < in_blob) {
+    std::vector<TensorObj*> made;
+    err = load_weights(table, weights, weights_size, &made);
+    if (err != Error::Ok) return err;
+    if (made.size() == in_blob) {
+      // One handle per constant that is not folded: spread over the table.
+      std::vector<TensorObj*> by_index(table.size(), nullptr);
+      for (size_t i = 0, k = 0; i < table.size(); ++i) {
+        if (!table[i].from_folded) by_index[i] = made[k++];
+      }
+      shared.publish(table, by_index, self);
+    } else {
+      ET_LOG(Info, "CudaBackend[%s]: %zu constant handles for %zu constants: not offered for "
+             "sharing", label_.c_str(), made.size(), in_blob);
+    }
+  }
+  return use_shared(table, hits);
+}
+
+// Points the container at the lenders' constants.
+Error LoadedModel::use_shared(const std::vector<ConstantInfo>& table,
+                              const std::vector<SharedHit>& hits) {
+  if (hits.empty()) return Error::Ok;
+  ET_CHECK_OR_RETURN_ERROR(api_.update_user_managed_pairs != nullptr, InvalidProgram,
+                           "CudaBackend[%s]: weight_sharing_across_methods: the model .so does "
+                           "not export AOTInductorModelContainerUpdateUserManagedConstant"
+                           "BufferPairs (compile it with a newer torch, or turn the option off)",
+                           label_.c_str());
+  std::vector<ContainerApi::ConstantPair> pairs;
+  pairs.reserve(hits.size());
+  for (const SharedHit& h : hits) {
+    pairs.push_back({table[h.index].name.c_str(), h.handle});
+    lenders_.push_back(h.lender);
+  }
+  const AOTIError rc = api_.update_user_managed_pairs(container_, pairs.data(), pairs.size(),
+                                                      /*use_inactive=*/false,
+                                                      /*validate_full_update=*/false);
+  ET_CHECK_OR_RETURN_ERROR(rc == 0, InvalidProgram,
+                           "CudaBackend[%s]: weight_sharing_across_methods: the model refused "
+                           "%zu shared constants",
+                           label_.c_str(), pairs.size());
   return Error::Ok;
 }
 
@@ -289,17 +394,23 @@ Error LoadedModel::create_stream() {
            cudaGetErrorString(ce));
     return Error::DelegateMemoryAllocationFailed;
   }
+  // The shim's temporaries on this stream are reused without a round trip
+  // through the pool (device_pool.h).
+  pool_cache_stream(stream_, device_index_);
   return Error::Ok;
 }
 
 LoadedModel::~LoadedModel() {
   // Work from any stream (the caller's included) may still read the weights.
   if (container_ != nullptr) cudaDeviceSynchronize();
-  if (stream_ != nullptr) {
-    cudaStreamDestroy(stream_);
-  }
   if (container_ != nullptr && api_.destroy != nullptr) {
     api_.destroy(container_);
+  }
+  if (stream_ != nullptr) {
+    // After the container: what it frees on this stream goes to the cache,
+    // which is then emptied, before the stream goes.
+    pool_forget_stream(stream_);
+    cudaStreamDestroy(stream_);
   }
   if (dl_ != nullptr) dlclose(dl_);
   // After the synchronize above: the shim's pool may hand memory back.

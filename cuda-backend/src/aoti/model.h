@@ -3,12 +3,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/result.h>
+
+#include "aoti/shared_constants.h"
+#include "aoti/weights_check.h"
 
 namespace executorch {
 namespace backends {
@@ -33,7 +38,15 @@ struct ContainerApi {
   AOTIError (*constant_dtype)(ContainerHandle, size_t, int32_t*) = nullptr;
   AOTIError (*constant_data_size)(ContainerHandle, size_t, size_t*) = nullptr;
   AOTIError (*constant_from_folded)(ContainerHandle, size_t, bool*) = nullptr;
+  AOTIError (*constant_original_fqn)(ContainerHandle, size_t, const char**) = nullptr;
   AOTIError (*update_constants_from_blob)(ContainerHandle, const uint8_t*) = nullptr;
+  // (name, handle) pairs the container uses without copying or owning them.
+  struct ConstantPair {
+    const char* name;
+    TensorObj* handle;
+  };
+  AOTIError (*update_user_managed_pairs)(ContainerHandle, const ConstantPair*, size_t, bool,
+                                         bool) = nullptr;
 };
 
 // One loaded model: the dlopen handle and one container.
@@ -42,10 +55,14 @@ class LoadedModel {
   // Writes `so` to an anonymous memfd, dlopens it RTLD_LOCAL|RTLD_NOW (after
   // making this library and libcudart global), creates a container on
   // `device`, and loads `weights` (may be null when the model has none)
-  // once they are checked against the model's constant table.
-  static runtime::Result<LoadedModel*> load(const void* so, size_t so_size,
-                                            const void* weights, size_t weights_size,
-                                            const char* device, const char* label);
+  // once they are checked against the model's constant table. With
+  // `share_constants` (weight_sharing_across_methods, shared_constants.h)
+  // constants another live model shares by FQN are used in place, the blob
+  // is not read when they are all shared, and this model's others are
+  // offered in turn.
+  static runtime::Result<std::shared_ptr<LoadedModel>> load(
+      const void* so, size_t so_size, const void* weights, size_t weights_size,
+      const char* device, const char* label, bool share_constants);
   ~LoadedModel();
   LoadedModel(const LoadedModel&) = delete;
   LoadedModel& operator=(const LoadedModel&) = delete;
@@ -61,7 +78,13 @@ class LoadedModel {
  private:
   LoadedModel() = default;
   runtime::Error create_container(const char* device);
-  runtime::Error load_weights(const void* weights, size_t weights_size);
+  runtime::Error read_table(std::vector<ConstantInfo>* table) const;
+  runtime::Error load_weights(const std::vector<ConstantInfo>& table, const void* weights,
+                              size_t weights_size, std::vector<TensorObj*>* made);
+  runtime::Error load_shared(const std::vector<ConstantInfo>& table, const void* weights,
+                             size_t weights_size, const std::shared_ptr<const void>& self);
+  runtime::Error use_shared(const std::vector<ConstantInfo>& table,
+                            const std::vector<SharedHit>& hits);
   runtime::Error create_stream();
   void* dl_ = nullptr;
   ContainerApi api_;
@@ -72,6 +95,8 @@ class LoadedModel {
   int device_index_ = 0;
   bool pool_counted_ = false;
   std::string label_;
+  // Models whose constants this one uses (weight sharing): they outlive it.
+  std::vector<std::shared_ptr<const void>> lenders_;
 };
 
 } // namespace aoti

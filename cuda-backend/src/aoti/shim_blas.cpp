@@ -50,9 +50,11 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
     log_err(fn, "unsupported operand strides");
     return kFail;
   }
-  cublasHandle_t h = shim::blas_handle(shim::current_stream(out->device_index));
+  const shim::CublasApi* api = nullptr;
+  const char* why = nullptr;
+  cublasHandle_t h = shim::blas_handle(shim::current_stream(out->device_index), &api, &why);
   if (h == nullptr) {
-    log_err(fn, "no cuBLAS handle (cublasCreate or cublasSetStream failed)");
+    log_err(fn, why);
     return kFail;
   }
   const bool f64 = dt == CUDA_R_64F;
@@ -75,12 +77,12 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
     return kFail;
   }
   if (batch == 1) {
-    st = cublasGemmEx(h, opb, opa, static_cast<int>(n), static_cast<int>(m),
-                      static_cast<int>(k), pa, b->data(), dt, static_cast<int>(ldb),
-                      a->data(), dt, static_cast<int>(lda), pb, out->data(), dt,
-                      static_cast<int>(ldc), ct, CUBLAS_GEMM_DEFAULT);
+    st = api->cublasGemmEx(h, opb, opa, static_cast<int>(n), static_cast<int>(m),
+                           static_cast<int>(k), pa, b->data(), dt, static_cast<int>(ldb),
+                           a->data(), dt, static_cast<int>(lda), pb, out->data(), dt,
+                           static_cast<int>(ldc), ct, CUBLAS_GEMM_DEFAULT);
   } else {
-    st = cublasGemmStridedBatchedEx(
+    st = api->cublasGemmStridedBatchedEx(
         h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), pa,
         b->data(), dt, static_cast<int>(ldb), sb, a->data(), dt, static_cast<int>(lda),
         sa, pb, out->data(), dt, static_cast<int>(ldc), sc, static_cast<int>(batch), ct,

@@ -78,13 +78,21 @@ std::string list_str(const int64_t* v, int64_t n) {
 // Pool block released (stream-ordered) when the scope ends.
 struct PoolBlock {
   void* p = nullptr;
+  size_t n = 0;
   cudaStream_t stream = nullptr;
   PoolBlock() = default;
   PoolBlock(const PoolBlock&) = delete;
   PoolBlock& operator=(const PoolBlock&) = delete;
   ~PoolBlock() { release(); }
+  cudaError_t alloc(size_t bytes, int32_t dev, cudaStream_t s) {
+    stream = s;
+    n = bytes;
+    const cudaError_t e = shim::pool_alloc(&p, bytes, dev, s);
+    if (e != cudaSuccess) p = nullptr;
+    return e;
+  }
   void release() {
-    if (p != nullptr) shim::pool_free(p, stream);
+    if (p != nullptr) shim::pool_free(p, n, stream);
     p = nullptr;
   }
 };
@@ -148,16 +156,32 @@ struct AlgoChoice {
   cudnnMathType_t math = CUDNN_DEFAULT_MATH;
   size_t workspace = 0;
 };
+// Everything that reaches cuDNN, inline (no allocation per call): 6 scalars,
+// sizes and strides of three views of up to 5 dims, 3 ints per spatial dim.
+struct AlgoKey {
+  static constexpr size_t kMax = 6 + 3 * 2 * 5 + 3 * 3;
+  int64_t v[kMax] = {};
+  size_t n = 0;
+  void add(int64_t x) { v[n++] = x; }
+  bool operator==(const AlgoKey& o) const {
+    if (n != o.n) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (v[i] != o.v[i]) return false;
+    }
+    return true;
+  }
+};
+
 struct AlgoCache {
   static constexpr size_t kMax = 64;
-  std::vector<std::pair<std::vector<int64_t>, AlgoChoice>> entries;  // oldest first
-  const AlgoChoice* find(const std::vector<int64_t>& key) const {
+  std::vector<std::pair<AlgoKey, AlgoChoice>> entries;  // oldest first
+  const AlgoChoice* find(const AlgoKey& key) const {
     for (const auto& e : entries) {
       if (e.first == key) return &e.second;
     }
     return nullptr;
   }
-  void put(const std::vector<int64_t>& key, const AlgoChoice& c) {
+  void put(const AlgoKey& key, const AlgoChoice& c) {
     for (auto& e : entries) {
       if (e.first == key) {
         e.second = c;
@@ -167,7 +191,7 @@ struct AlgoCache {
     if (entries.size() >= kMax) entries.erase(entries.begin());
     entries.emplace_back(key, c);
   }
-  void drop(const std::vector<int64_t>& key) {
+  void drop(const AlgoKey& key) {
     for (size_t i = 0; i < entries.size(); ++i) {
       if (entries[i].first == key) {
         entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
@@ -257,11 +281,7 @@ struct Call {
     AOTI_TRACE("%s: copying %s into a packed %s layout", fn, what,
                l == Layout::kChannelsLast ? "channels-last" : "contiguous");
     const size_t bytes = static_cast<size_t>(v.numel()) * elem;
-    tmp->stream = stream;
-    if (!cuda_ok(shim::pool_alloc(&tmp->p, bytes, dev, stream), "allocating a packed copy")) {
-      tmp->p = nullptr;
-      return false;
-    }
+    if (!cuda_ok(tmp->alloc(bytes, dev, stream), "allocating a packed copy")) return false;
     cudnnStatus_t s = set_tensor(api, d.src, dt, v.nd, v.size, v.stride);
     if (s == CUDNN_STATUS_SUCCESS) {
       s = set_tensor(api, d.dst, dt, v.nd, packed->size, packed->stride);
@@ -272,8 +292,8 @@ struct Call {
     if (s != CUDNN_STATUS_SUCCESS) {
       AOTI_TRACE("%s: cudnnTransformTensor declined (%s); strided copy instead", fn,
                  api.cudnnGetErrorString(s));
-      if (!cuda_ok(shim::strided_copy(static_cast<char*>(tmp->p), packed->stride, src,
-                                      v.stride, v.size, v.nd, elem, stream),
+      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(tmp->p), packed->stride,
+                                             src, v.stride, v.size, v.nd, elem, stream),
                    "copying into a packed layout")) {
         return false;
       }
@@ -314,18 +334,21 @@ struct Call {
   }
 
   // Cache key: everything that reaches cuDNN.
-  std::vector<int64_t> cache_key(int32_t dtype) const {
-    std::vector<int64_t> key;
-    key.reserve(64);
-    key.insert(key.end(), {static_cast<int64_t>(dev), static_cast<int64_t>(dtype),
-                           static_cast<int64_t>(p.transposed), static_cast<int64_t>(p.layout),
-                           static_cast<int64_t>(p.cnd), p.groups});
+  AlgoKey cache_key(int32_t dtype) const {
+    AlgoKey key;
+    for (int64_t x : {static_cast<int64_t>(dev), static_cast<int64_t>(dtype),
+                      static_cast<int64_t>(p.transposed), static_cast<int64_t>(p.layout),
+                      static_cast<int64_t>(p.cnd), p.groups}) {
+      key.add(x);
+    }
     for (const View* v : std::initializer_list<const View*>{&xpk, &wpk, &p.y}) {
-      key.insert(key.end(), v->size, v->size + p.cnd);
-      key.insert(key.end(), v->stride, v->stride + p.cnd);
+      for (int i = 0; i < p.cnd; ++i) key.add(v->size[i]);
+      for (int i = 0; i < p.cnd; ++i) key.add(v->stride[i]);
     }
     for (int i = 0; i < p.cnd - 2; ++i) {
-      key.insert(key.end(), {p.cpad[i], p.cstride[i], p.cdilation[i]});
+      key.add(p.cpad[i]);
+      key.add(p.cstride[i]);
+      key.add(p.cdilation[i]);
     }
     return key;
   }
@@ -352,10 +375,7 @@ struct Call {
   // Workspace, launch, workspace back to the pool (stream-ordered).
   bool try_candidate(const Candidate& cand, cudnnStatus_t* s) {
     PoolBlock ws;
-    ws.stream = stream;
-    if (cand.workspace > 0 &&
-        shim::pool_alloc(&ws.p, cand.workspace, dev, stream) != cudaSuccess) {
-      ws.p = nullptr;
+    if (cand.workspace > 0 && ws.alloc(cand.workspace, dev, stream) != cudaSuccess) {
       (void)cudaGetLastError();  // not sticky: clear it and try a leaner algorithm
       *s = CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
       AOTI_TRACE("%s: algo %d needs %zu workspace bytes: not available", fn, cand.algo,
@@ -406,7 +426,7 @@ struct Call {
   // Runs the convolution into `y`: the algorithm that ran last time for this
   // problem (this thread's cache), else the heuristics' candidates in order.
   bool run(int32_t dtype, const TensorObj* input, const TensorObj* weight, Candidate* used) {
-    const std::vector<int64_t> key = cache_key(dtype);
+    const AlgoKey key = cache_key(dtype);
     AlgoCache& cache = tl_algo_cache;
     cudnnStatus_t last = CUDNN_STATUS_NOT_SUPPORTED;
     if (const AlgoChoice* hit = cache.find(key)) {
@@ -445,14 +465,12 @@ struct Call {
     PoolBlock b_tmp;
     if (c_out > 1 && b->strides[0] != 1) {
       const int64_t one = 1;
-      b_tmp.stream = stream;
-      if (!cuda_ok(shim::pool_alloc(&b_tmp.p, static_cast<size_t>(c_out) * elem, dev, stream),
+      if (!cuda_ok(b_tmp.alloc(static_cast<size_t>(c_out) * elem, dev, stream),
                    "allocating a bias copy")) {
-        b_tmp.p = nullptr;
         return false;
       }
-      if (!cuda_ok(shim::strided_copy(static_cast<char*>(b_tmp.p), &one, bp,
-                                      b->strides.data(), &c_out, 1, elem, stream),
+      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(b_tmp.p), &one, bp,
+                                             b->strides.data(), &c_out, 1, elem, stream),
                    "copying the bias")) {
         return false;
       }

@@ -1,6 +1,8 @@
 // The AOTInductor C shim: grad mode, warnings and checks, device and
-// stream guards.
+// stream guards (a model makes a stream guard per run: they come from a
+// per-thread free list).
 #include "shim_abi.h"
+#include "free_list.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -45,11 +47,11 @@ struct StreamGuard {
 } // namespace
 
 AOTI_SHIM AOTITorchError aoti_torch_create_cuda_guard(int32_t dev, void** out) {
-  auto* g = new (std::nothrow) DeviceGuard();
+  auto* g = shim::FreeList<DeviceGuard>::make();
   if (g == nullptr) return kFail;
   cudaGetDevice(&g->prev);
   if (cudaSetDevice(dev) != cudaSuccess) {
-    delete g;
+    shim::FreeList<DeviceGuard>::drop(g);
     log_err(__func__, "cudaSetDevice failed");
     return kFail;
   }
@@ -60,7 +62,7 @@ AOTI_SHIM AOTITorchError aoti_torch_delete_cuda_guard(void* g) {
   auto* d = static_cast<DeviceGuard*>(g);
   if (d == nullptr) return kOk;
   cudaSetDevice(d->prev);
-  delete d;
+  shim::FreeList<DeviceGuard>::drop(d);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_cuda_guard_set_index(void* /*g*/, int32_t dev) {
@@ -69,13 +71,13 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_guard_set_index(void* /*g*/, int32_t de
 
 AOTI_SHIM AOTITorchError aoti_torch_create_cuda_stream_guard(void* stream, int32_t dev,
                                                              void** out) {
-  auto* g = new (std::nothrow) StreamGuard();
+  auto* g = shim::FreeList<StreamGuard>::make();
   if (g == nullptr) return kFail;
   g->dev = dev;
   g->prev_stream = shim::current_stream(dev);
   cudaGetDevice(&g->prev_dev);
   if (g->prev_dev != dev && cudaSetDevice(dev) != cudaSuccess) {
-    delete g;
+    shim::FreeList<StreamGuard>::drop(g);
     log_err(__func__, "cudaSetDevice failed");
     return kFail;
   }
@@ -90,7 +92,7 @@ AOTI_SHIM AOTITorchError aoti_torch_delete_cuda_stream_guard(void* guard) {
   if (g == nullptr) return kOk;
   shim::set_current_stream(g->dev, g->prev_stream);
   if (g->prev_dev != g->dev) cudaSetDevice(g->prev_dev);
-  delete g;
+  shim::FreeList<StreamGuard>::drop(g);
   return kOk;
 }
 AOTI_SHIM AOTITorchError aoti_torch_get_current_cuda_stream(int32_t dev, void** out) {

@@ -55,8 +55,9 @@ struct Mat {
 
 // C[b] = alpha * A[b] B[b] for b < batch; A [m,k], B [k,n], C [m,n].
 // Returns false (with a message) when a layout is not expressible.
-bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t n,
-             int64_t k, float alpha, Mat a, Mat b, Mat c, cublasComputeType_t ct) {
+bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64_t batch,
+             int64_t m, int64_t n, int64_t k, float alpha, Mat a, Mat b, Mat c,
+             cublasComputeType_t ct) {
   cublasOperation_t opc, opa, opb;
   int64_t ldc, lda, ldb;
   if (!operand(m, n, c.s0, c.s1, &opc, &ldc)) {
@@ -86,7 +87,7 @@ bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t
   }
   const float beta = 0.f;
   // Row-major C = A B  <=>  column-major C^T = B^T A^T.
-  cublasStatus_t st = cublasGemmStridedBatchedEx(
+  cublasStatus_t st = api.cublasGemmStridedBatchedEx(
       h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &alpha,
       b.p, b.t, static_cast<int>(ldb), b.sb, a.p, a.t, static_cast<int>(lda), a.sb, &beta,
       const_cast<void*>(c.p), c.t, static_cast<int>(ldc), c.sb, static_cast<int>(batch), ct,
@@ -101,16 +102,17 @@ bool gemm_rm(const char* fn, cublasHandle_t h, int64_t batch, int64_t m, int64_t
 // PyTorch's "non-overlapping and dense": the dims of size > 1, ordered by
 // stride, have strides 1, size, size*size2, ...
 bool dense_non_overlapping(const TensorObj* t) {
-  std::vector<size_t> dims;
+  size_t dims[shim::Dims::kMaxRank];
+  size_t n = 0;
   for (size_t i = 0; i < t->sizes.size(); ++i) {
-    if (t->sizes[i] >= 2) dims.push_back(i);
+    if (t->sizes[i] >= 2) dims[n++] = i;
   }
-  std::stable_sort(dims.begin(), dims.end(),
+  std::stable_sort(dims, dims + n,
                    [&](size_t a, size_t b) { return t->strides[a] < t->strides[b]; });
   int64_t expect = 1;
-  for (size_t d : dims) {
-    if (t->strides[d] != expect) return false;
-    expect *= t->sizes[d];
+  for (size_t k = 0; k < n; ++k) {
+    if (t->strides[dims[k]] != expect) return false;
+    expect *= t->sizes[dims[k]];
   }
   return true;
 }
@@ -149,26 +151,31 @@ struct View4 {
   int64_t s[4];
 };
 
-// Stream-ordered temporaries released when the call returns.
+// Stream-ordered temporaries released when the call returns (at most
+// kMax: the attention takes four).
 class Scratch {
  public:
   explicit Scratch(cudaStream_t s) : stream_(s) {}
   ~Scratch() {
-    for (void* p : blocks_) shim::pool_free(p, stream_);
+    for (size_t i = 0; i < n_; ++i) shim::pool_free(blocks_[i], sizes_[i], stream_);
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   void* alloc(size_t nbytes, int32_t device) {
     void* p = nullptr;
-    if (nbytes == 0) return nullptr;
+    if (nbytes == 0 || n_ == kMax) return nullptr;
     if (shim::pool_alloc(&p, nbytes, device, stream_) != cudaSuccess) return nullptr;
-    blocks_.push_back(p);
+    blocks_[n_] = p;
+    sizes_[n_++] = nbytes;
     return p;
   }
 
  private:
+  static constexpr size_t kMax = 8;
   cudaStream_t stream_;
-  std::vector<void*> blocks_;
+  void* blocks_[kMax] = {};
+  size_t sizes_[kMax] = {};
+  size_t n_ = 0;
 };
 
 // `t` as a gemm-ready view: as is when each [L, D] matrix is a valid cuBLAS
@@ -196,7 +203,7 @@ bool gemm_view(const char* fn, const TensorObj* t, bool transpose, Scratch* scra
     log_err(fn, "workspace allocation failed");
     return false;
   }
-  cudaError_t e = shim::strided_copy(p, contig, t->data(), st, sz, 4, es, stream);
+  cudaError_t e = shim::device_strided_copy(p, contig, t->data(), st, sz, 4, es, stream);
   if (e != cudaSuccess) {
     log_err(fn, cudaGetErrorString(e));
     return false;
@@ -279,6 +286,7 @@ Chunking chunking(const Dims& d, size_t es, bool f32) {
 // What every chunk of one call shares.
 struct Attention {
   const char* fn;
+  const shim::CublasApi* api;
   cublasHandle_t h;
   cudaStream_t stream;
   cudaDataType_t dt;
@@ -318,7 +326,7 @@ struct Attention {
                     q.s[3], G * q.s[1]};
         const Mat bt{k.data + (b * k.s[0] + k0 * k.s[1]) * ies, dt, k.s[3], k.s[2], k.s[1]};
         const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
-        if (!gemm_rm(fn, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
+        if (!gemm_rm(fn, *api, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
       }
     }
     shim::SdpaSoftmaxParams p;
@@ -344,7 +352,7 @@ struct Attention {
     const Mat bv{v.data + (b * v.s[0] + k0 * v.s[1]) * ies, dt, v.s[2], v.s[3], v.s[1]};
     const Mat c{out + (b * os[0] + h0 * os[1] + i0 * os[2]) * ies, dt, os[2], os[3],
                 G * os[1]};
-    return gemm_rm(fn, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
+    return gemm_rm(fn, *api, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
   }
 };
 
@@ -390,9 +398,11 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
       return false;
     }
   }
-  cublasHandle_t h = shim::blas_handle(stream);
+  const shim::CublasApi* api = nullptr;
+  const char* why = nullptr;
+  cublasHandle_t h = shim::blas_handle(stream, &api, &why);
   if (h == nullptr) {
-    log_err(fn, "no cuBLAS handle (cublasCreate or cublasSetStream failed)");
+    log_err(fn, why);
     return false;
   }
   Scratch scratch(stream);
@@ -424,9 +434,11 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
   bool staged;
   if (!output_target(fn, out, d, &scratch, contig, &ob, &os, &staged)) return false;
   // float32 inputs: true float32 products (no TF32 or other reduced modes).
-  const Attention at{fn, h, stream, dt, f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
-                     es, d, qv, kv, vv, &mask, causal, scale, scores, probs, v->dtype, lse, ls,
-                     ob, os};
+  const Attention at{fn,     api,   h,      stream, dt,
+                     f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
+                     es,     d,     qv,     kv,     vv,
+                     &mask,  causal, scale, scores, probs,
+                     v->dtype, lse, ls,     ob,     os};
   for (int64_t b = 0; b < d.B; ++b) {
     for (int64_t r = 0; r < d.G; ++r) {
       for (int64_t k0 = 0; k0 < d.Hk; k0 += ch.heads) {
@@ -440,8 +452,9 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
       }
     }
   }
-  return !staged || at.cuda_ok(shim::strided_copy(out->data(), out->strides.data(), ob,
-                                                  contig, out->sizes.data(), 4, es, stream));
+  return !staged ||
+         at.cuda_ok(shim::device_strided_copy(out->data(), out->strides.data(), ob, contig,
+                                              out->sizes.data(), 4, es, stream));
 }
 
 bool is_cuda_4d(const TensorObj* t) {
@@ -495,7 +508,8 @@ bool check_qkv(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
 
 // The tensors one call returns, destroyed unless handed out.
 struct Results {
-  std::vector<TensorObj*> made;
+  TensorObj* made[8] = {};  // out, lse and the five empty results at most
+  size_t n_made = 0;
   TensorObj* out = nullptr;
   TensorObj* lse = nullptr;
   float* lse_ptr = nullptr;
@@ -504,13 +518,13 @@ struct Results {
   bool handed_out = false;
   ~Results() {
     if (!handed_out) {
-      for (TensorObj* t : made) shim::destroy_tensor(t);
+      for (size_t i = 0; i < n_made; ++i) shim::destroy_tensor(made[i]);
     }
   }
   TensorObj* make(int64_t nd, const int64_t* sizes, const int64_t* strides, int32_t dtype,
                   int32_t dev, cudaStream_t stream) {
     TensorObj* t = new_tensor(nd, sizes, strides, dtype, dev, stream);
-    if (t != nullptr) made.push_back(t);
+    if (t != nullptr) made[n_made++] = t;
     return t;
   }
 };

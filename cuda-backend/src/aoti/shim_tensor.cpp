@@ -57,6 +57,7 @@ AOTI_SHIM AOTITorchError aoti_torch_create_tensor_from_blob(
   *out = shim::make_view(data, nbytes, ndim, sizes, strides, dtype, dev_type, dev_idx);
   if (*out == nullptr) return kFail;
   (*out)->offset = storage_offset;
+  shim::record_blob_handle(*out);
   AOTI_TRACE("create_tensor_from_blob data=%p off=%lld dt=%d dev=%d:%d -> %s", data,
              (long long)storage_offset, dtype, dev_type, dev_idx,
              shim::describe(*out).c_str());
@@ -103,6 +104,10 @@ AOTI_SHIM AOTITorchError aoti_torch__reinterpret_tensor(AtenTensorHandle self, i
                                                         int64_t offset_increment,
                                                         AtenTensorHandle* out) {
   AOTI_CHECK_HANDLE(self);
+  if (ndim < 0 || static_cast<size_t>(ndim) > shim::Dims::kMaxRank) {
+    log_err(__func__, "too many dimensions");
+    return kFail;
+  }
   TensorObj* t = shim::alias(self);
   if (t == nullptr) return kFail;
   t->sizes.assign(sizes, sizes + ndim);
@@ -144,10 +149,11 @@ AOTI_SHIM AOTITorchError aoti_torch_copy_(AtenTensorHandle self, AtenTensorHandl
     return kFail;
   }
   cudaStream_t st = stream_for(self->device_type == shim::kDevCuda ? self : src);
-  cudaError_t e = shim::strided_copy(self->data(), self->strides.data(), src->data(),
-                                     src->strides.data(), self->sizes.data(),
-                                     static_cast<int64_t>(self->sizes.size()),
-                                     self->elem_size(), st);
+  const bool on_device =
+      self->device_type == shim::kDevCuda && src->device_type == shim::kDevCuda;
+  cudaError_t e = (on_device ? shim::device_strided_copy : shim::strided_copy)(
+      self->data(), self->strides.data(), src->data(), src->strides.data(),
+      self->sizes.data(), static_cast<int64_t>(self->sizes.size()), self->elem_size(), st);
   if (e == cudaSuccess && !non_blocking &&
       (self->device_type == shim::kDevCpu || src->device_type == shim::kDevCpu)) {
     e = cudaStreamSynchronize(st);

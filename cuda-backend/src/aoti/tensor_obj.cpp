@@ -5,6 +5,7 @@
 #include <new>
 
 #include "aoti/device_pool.h"
+#include "aoti/free_list.h"
 #include "aoti/trace.h"
 
 namespace executorch {
@@ -18,7 +19,7 @@ void storage_release(Storage* s) {
   if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   if (s->owned && s->data != nullptr) {
     if (s->device_type == kDevCuda) {
-      cudaError_t e = pool_free(s->data, s->stream);
+      cudaError_t e = pool_free(s->data, s->nbytes, s->stream);
       if (e != cudaSuccess) {
         std::fprintf(stderr, "[CudaBackend shim] cudaFreeAsync failed: %s\n",
                      cudaGetErrorString(e));
@@ -27,8 +28,14 @@ void storage_release(Storage* s) {
       std::free(s->data);
     }
   }
-  delete s;
+  delete_storage(s);
 }
+
+Storage* new_storage() { return FreeList<Storage>::make(); }
+void delete_storage(Storage* s) { FreeList<Storage>::drop(s); }
+TensorObj* new_tensor_obj() { return FreeList<TensorObj>::make(); }
+TensorObj* copy_tensor_obj(const TensorObj& src) { return FreeList<TensorObj>::make(src); }
+void delete_tensor_obj(TensorObj* t) { FreeList<TensorObj>::drop(t); }
 
 bool TensorObj::is_contiguous() const {
   int64_t expect = 1;
@@ -39,6 +46,7 @@ bool TensorObj::is_contiguous() const {
   return true;
 }
 
+// ndim is at most Dims::kMaxRank (checked by make_view).
 static void fill_shape(TensorObj* t, int64_t ndim, const int64_t* sizes,
                        const int64_t* strides) {
   t->sizes.assign(sizes, sizes + ndim);
@@ -73,11 +81,16 @@ size_t span_bytes(int64_t ndim, const int64_t* sizes,
 TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
                      const int64_t* sizes, const int64_t* strides,
                      int32_t dtype, int32_t device_type, int32_t device_index) {
-  auto* s = new (std::nothrow) Storage();
-  auto* t = new (std::nothrow) TensorObj();
+  if (ndim < 0 || static_cast<size_t>(ndim) > Dims::kMaxRank) {
+    std::fprintf(stderr, "[CudaBackend shim] a tensor of %lld dims (at most %zu)\n",
+                 static_cast<long long>(ndim), Dims::kMaxRank);
+    return nullptr;
+  }
+  Storage* s = new_storage();
+  TensorObj* t = new_tensor_obj();
   if (s == nullptr || t == nullptr) {
-    delete s;
-    delete t;
+    delete_storage(s);
+    delete_tensor_obj(t);
     return nullptr;
   }
   s->data = data;
@@ -110,7 +123,7 @@ TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
   TensorObj* t = make_view(p, nbytes, ndim, sizes, strides, dtype, kDevCuda,
                            device_index);
   if (t == nullptr) {
-    pool_free(p, stream);
+    pool_free(p, nbytes, stream);
     return nullptr;
   }
   t->storage->owned = true;
@@ -122,11 +135,24 @@ void destroy_tensor(TensorObj* t) {
   if (t == nullptr) return;
   trace_live_remove(t);
   storage_release(t->storage);
-  delete t;
+  delete_tensor_obj(t);
+}
+
+namespace {
+thread_local std::vector<TensorObj*>* tl_blob_recorder = nullptr;
+} // namespace
+
+ScopedBlobRecorder::ScopedBlobRecorder(std::vector<TensorObj*>* out) : prev_(tl_blob_recorder) {
+  tl_blob_recorder = out;
+}
+ScopedBlobRecorder::~ScopedBlobRecorder() { tl_blob_recorder = prev_; }
+
+void record_blob_handle(TensorObj* t) {
+  if (tl_blob_recorder != nullptr) tl_blob_recorder->push_back(t);
 }
 
 TensorObj* alias(const TensorObj* src) {
-  auto* t = new (std::nothrow) TensorObj(*src);
+  TensorObj* t = copy_tensor_obj(*src);
   if (t == nullptr) return nullptr;
   storage_retain(t->storage);
   trace_live_add(t);

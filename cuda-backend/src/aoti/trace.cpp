@@ -37,7 +37,7 @@ std::unordered_set<const TensorObj*>& live_set() {
   static auto* s = new std::unordered_set<const TensorObj*>();
   return *s;
 }
-std::string ints(const std::vector<int64_t>& v) {
+std::string ints(const Dims& v) {
   std::string r = "[";
   for (size_t i = 0; i < v.size(); ++i) {
     if (i) r += ",";

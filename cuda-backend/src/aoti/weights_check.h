@@ -22,6 +22,7 @@ struct ConstantInfo {
   int32_t dtype = 0;       // c10 code
   uint64_t data_size = 0;  // bytes it takes in the blob
   bool from_folded = false;  // made by constant folding: not in the blob
+  std::string fqn;           // original FQN ("" when the model has none)
 };
 
 // The blob holds the non-folded constants back to back in table order, each

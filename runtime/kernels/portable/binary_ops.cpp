@@ -1,6 +1,6 @@
-// Elementwise binary ops with broadcasting and type promotion: add, sub, mul,
-// div (Tensor and Scalar forms) and where.
-#include "kernel_util.h"
+// Elementwise arithmetic with broadcasting (any dim order) and type
+// promotion: add, sub, mul, div (Tensor and Scalar forms).
+#include "elementwise_util.h"
 #include "kernels.h"
 
 namespace executorch {
@@ -20,158 +20,117 @@ const char* op_name(BinOp op, bool scalar) {
   return "?";
 }
 
-// The operand "b" of a binary op: a tensor, or a scalar.
-struct Operand {
-  const Tensor* t = nullptr;
-  ScalarArg s;
-};
+using Operand = BinaryOperand;
 
-void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Operand& b,
-                const ScalarArg& alpha, Tensor& out, const char* name) {
-  ScalarType common;
-  if (b.t != nullptr) {
-    common = promoteTypes(a.scalar_type(), b.t->scalar_type());
-  } else {
-    // A scalar only raises the category (bool < integral < floating).
-    const ScalarType at = a.scalar_type();
-    common = at;
-    if (b.s.is_float && !isFloatingType(at)) {
-      common = ScalarType::Float;
-    } else if (!b.s.is_bool && !b.s.is_float && at == ScalarType::Bool) {
-      common = ScalarType::Long;
-    }
-  }
+// The dtype add/sub/mul/div compute in; Undefined (context failed) when
+// the operands cannot be combined.
+ScalarType compute_type(KernelRuntimeContext& ctx, BinOp op, const Tensor& a,
+                        const Operand& b, const ScalarArg& alpha, const char* name) {
+  ScalarType common = binary_result_type(a, b);
   if (common == ScalarType::Undefined) {
     PK_FAIL(ctx, name, "cannot promote the operand dtypes");
-    return;
+    return common;
   }
-  if (op == BinOp::Div && !isFloatingType(common)) {
-    common = ScalarType::Float;
-  }
+  if (op == BinOp::Div && !isFloatingType(common)) common = ScalarType::Float;
   if (op == BinOp::Sub && common == ScalarType::Bool) {
     PK_FAIL(ctx, name, "subtraction of bool tensors is not supported");
-    return;
+    return ScalarType::Undefined;
   }
-  const ScalarType ot = out.scalar_type();
-  if (!canCast(common, ot)) {
-    PK_FAIL(ctx, name, "result dtype %s cannot be written to an output of dtype %s",
-            toString(common), toString(ot));
-    return;
-  }
-  const bool fp = isFloatingType(common);
-  if (!fp && alpha.is_float) {
+  if (!isFloatingType(common) && alpha.is_float) {
     PK_FAIL(ctx, name, "a floating alpha needs a floating result dtype");
-    return;
+    return ScalarType::Undefined;
   }
   if (common == ScalarType::Bool && !alpha.is_bool && alpha.i != 1) {
     PK_FAIL(ctx, name, "alpha must be a bool for bool tensors");
+    return ScalarType::Undefined;
+  }
+  return common;
+}
+
+// Fast path: contiguous float32 tensors of one shape. False when it does
+// not apply.
+bool float_same_shape(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Operand& b,
+                      double al, Tensor& out, const char* name) {
+  if (b.t == nullptr || a.scalar_type() != ScalarType::Float ||
+      b.t->scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float ||
+      a.dim() != b.t->dim() || !is_default_dim_order(a) || !is_default_dim_order(*b.t) ||
+      !is_default_dim_order(out)) {
+    return false;
+  }
+  for (ssize_t d = 0; d < a.dim(); ++d) {
+    if (a.size(d) != b.t->size(d)) return false;
+  }
+  if (!resize_out(ctx, out, a.sizes(), name)) return true;
+  const float* x = a.const_data_ptr<float>();
+  const float* y = b.t->const_data_ptr<float>();
+  float* z = out.mutable_data_ptr<float>();
+  const size_t n = static_cast<size_t>(out.numel());
+  switch (op) {
+    case BinOp::Add:
+      for (size_t i = 0; i < n; ++i)
+        z[i] = al == 1.0 ? x[i] + y[i] : static_cast<float>(x[i] + al * y[i]);
+      break;
+    case BinOp::Sub:
+      for (size_t i = 0; i < n; ++i)
+        z[i] = al == 1.0 ? x[i] - y[i] : static_cast<float>(x[i] - al * y[i]);
+      break;
+    case BinOp::Mul:
+      for (size_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+      break;
+    case BinOp::Div:
+      for (size_t i = 0; i < n; ++i) z[i] = x[i] / y[i];
+      break;
+  }
+  return true;
+}
+
+double apply_d(BinOp op, double x, double y, double al) {
+  switch (op) {
+    case BinOp::Add: return x + al * y;
+    case BinOp::Sub: return x - al * y;
+    case BinOp::Mul: return x * y;
+    case BinOp::Div: return x / y;
+  }
+  return 0;
+}
+
+int64_t apply_i(BinOp op, int64_t x, int64_t y, int64_t al, bool is_bool) {
+  switch (op) {
+    case BinOp::Add:
+      return is_bool ? ((x != 0) || (al != 0 && y != 0)) : wrap_add(x, wrap_mul(al, y));
+    case BinOp::Sub: return wrap_sub(x, wrap_mul(al, y));
+    case BinOp::Mul: return is_bool ? ((x != 0) && (y != 0)) : wrap_mul(x, y);
+    case BinOp::Div: break;  // always floating
+  }
+  return 0;
+}
+
+// out = a (op) alpha * b with broadcasting, in any dim order; values are
+// computed in the promoted dtype (float results rounded to it first).
+void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Operand& b,
+                const ScalarArg& alpha, Tensor& out, const char* name) {
+  const ScalarType common = compute_type(ctx, op, a, b, alpha, name);
+  if (common == ScalarType::Undefined ||
+      !require_can_cast(ctx, common, out.scalar_type(), name) ||
+      float_same_shape(ctx, op, a, b, alpha.d, out, name)) {
     return;
   }
-  if (!require_contiguous(ctx, a, name) || !require_contiguous(ctx, out, name) ||
-      (b.t != nullptr && !require_contiguous(ctx, *b.t, name))) {
-    return;
-  }
-
-  Shape oshape;
-  if (b.t != nullptr) {
-    if (!broadcast_shape(a.sizes(), b.t->sizes(), &oshape)) {
-      PK_FAIL(ctx, name, "operand shapes do not broadcast");
-      return;
-    }
-  } else {
-    oshape = shape_of(a);
-  }
-  if (!resize_out(ctx, out, oshape, name)) return;
-
-  const ScalarType at = a.scalar_type();
-  const void* ap = a.const_data_ptr();
+  const ValueReader ra(a, common);
+  const ValueReader rb = b.t != nullptr ? ValueReader(*b.t, common) : ValueReader(b.s, common);
+  const ScalarType ot = out.scalar_type();
   void* op_ = out.mutable_data_ptr();
-
-  // Fast path: float tensors of one shape.
-  if (b.t != nullptr && at == ScalarType::Float && b.t->scalar_type() == ScalarType::Float &&
-      ot == ScalarType::Float && a.numel() == out.numel() && b.t->numel() == out.numel() &&
-      a.dim() == out.dim() && b.t->dim() == out.dim()) {
-    const float* x = static_cast<const float*>(ap);
-    const float* y = b.t->const_data_ptr<float>();
-    float* z = static_cast<float*>(op_);
-    const size_t n = static_cast<size_t>(out.numel());
-    const double al = alpha.d;
-    switch (op) {
-      case BinOp::Add:
-        for (size_t i = 0; i < n; ++i)
-          z[i] = al == 1.0 ? x[i] + y[i] : static_cast<float>(x[i] + al * y[i]);
-        return;
-      case BinOp::Sub:
-        for (size_t i = 0; i < n; ++i)
-          z[i] = al == 1.0 ? x[i] - y[i] : static_cast<float>(x[i] - al * y[i]);
-        return;
-      case BinOp::Mul:
-        for (size_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
-        return;
-      case BinOp::Div:
-        for (size_t i = 0; i < n; ++i) z[i] = x[i] / y[i];
-        return;
-    }
-  }
-
-  int64_t strides[2][kMaxDim] = {};
-  broadcast_strides(a.sizes(), oshape, strides[0]);
-  const ScalarType bt = b.t != nullptr ? b.t->scalar_type() : ScalarType::Undefined;
-  const void* bp = nullptr;
-  if (b.t != nullptr) {
-    broadcast_strides(b.t->sizes(), oshape, strides[1]);
-    bp = b.t->const_data_ptr();
-  }
-
-  if (fp) {
-    // Values of the common dtype: float results are rounded to it first.
-    auto round_common = [common](double v) -> double {
-      switch (common) {
-        case ScalarType::Float: return static_cast<float>(v);
-        case ScalarType::Half: return float(Half(static_cast<float>(v)));
-        case ScalarType::BFloat16: return float(BFloat16(static_cast<float>(v)));
-        default: return v;
-      }
-    };
-    const double bs = round_common(b.s.d);
-    const double al = alpha.d;
-    for_each_broadcast<2>(oshape, strides, [&](size_t i, const int64_t* off) {
-      const double x = load_d(at, ap, static_cast<size_t>(off[0]));
-      const double y = bp != nullptr ? load_d(bt, bp, static_cast<size_t>(off[1])) : bs;
-      double r = 0;
-      switch (op) {
-        case BinOp::Add: r = x + al * y; break;
-        case BinOp::Sub: r = x - al * y; break;
-        case BinOp::Mul: r = x * y; break;
-        case BinOp::Div: r = x / y; break;
-      }
-      store_d(ot, op_, i, round_common(r));
+  if (isFloatingType(common)) {
+    for_each_binary(ctx, name, a, b, out, [&](int64_t x, int64_t y, int64_t o) {
+      const double r = apply_d(op, ra.d(x), rb.d(y), alpha.d);
+      store_d(ot, op_, static_cast<size_t>(o), round_to(common, r));
     });
-  } else {
-    const int64_t bs = b.s.i;
-    const int64_t al = alpha.i;
-    const bool is_bool = common == ScalarType::Bool;
-    for_each_broadcast<2>(oshape, strides, [&](size_t i, const int64_t* off) {
-      const int64_t x = load_i(at, ap, static_cast<size_t>(off[0]));
-      const int64_t y = bp != nullptr ? load_i(bt, bp, static_cast<size_t>(off[1])) : bs;
-      int64_t r = 0;
-      switch (op) {
-        case BinOp::Add: r = is_bool ? ((x != 0) || (al != 0 && y != 0)) : wrap_add(x, wrap_mul(al, y)); break;
-        case BinOp::Sub: r = wrap_sub(x, wrap_mul(al, y)); break;
-        case BinOp::Mul: r = is_bool ? ((x != 0) && (y != 0)) : wrap_mul(x, y); break;
-        case BinOp::Div: break;  // always floating
-      }
-      // Narrow to the common dtype first (wrap like the C type would).
-      switch (common) {
-        case ScalarType::Byte: r = static_cast<uint8_t>(r); break;
-        case ScalarType::Char: r = static_cast<int8_t>(r); break;
-        case ScalarType::Short: r = static_cast<int16_t>(r); break;
-        case ScalarType::Int: r = static_cast<int32_t>(r); break;
-        default: break;
-      }
-      store_i(ot, op_, i, r);
-    });
+    return;
   }
+  const bool is_bool = common == ScalarType::Bool;
+  for_each_binary(ctx, name, a, b, out, [&](int64_t x, int64_t y, int64_t o) {
+    const int64_t r = apply_i(op, ra.i(x), rb.i(y), alpha.i, is_bool);
+    store_i(ot, op_, static_cast<size_t>(o), wrap_to(common, r));
+  });
 }
 
 // add/sub.out(self, other, *, alpha, out) -> out
@@ -248,62 +207,6 @@ void mul_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp:
 void mul_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op(ctx, args, BinOp::Mul); }
 void div_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp::Div); }
 void div_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op(ctx, args, BinOp::Div); }
-
-// where.self_out(condition, self, other, *, out) -> out
-void where_self_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::where.self_out";
-  if (!check_nargs(ctx, args, 5, name)) return;
-  Tensor* c = get_tensor(ctx, args, 0, name);
-  if (c == nullptr) return;
-  Tensor* a = get_tensor(ctx, args, 1, name);
-  if (a == nullptr) return;
-  Tensor* b = get_tensor(ctx, args, 2, name);
-  if (b == nullptr) return;
-  Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr) return;
-  if (c->scalar_type() != ScalarType::Bool && c->scalar_type() != ScalarType::Byte) {
-    PK_FAIL(ctx, name, "condition must be bool or uint8, got %s", toString(c->scalar_type()));
-    return;
-  }
-  const ScalarType common = promoteTypes(a->scalar_type(), b->scalar_type());
-  if (common == ScalarType::Undefined || !canCast(common, out->scalar_type())) {
-    PK_FAIL(ctx, name, "cannot write the promoted dtype to an output of dtype %s",
-            toString(out->scalar_type()));
-    return;
-  }
-  if (!require_contiguous(ctx, *c, name) || !require_contiguous(ctx, *a, name) ||
-      !require_contiguous(ctx, *b, name) || !require_contiguous(ctx, *out, name)) {
-    return;
-  }
-  Shape s1, oshape;
-  if (!broadcast_shape(c->sizes(), a->sizes(), &s1) ||
-      !broadcast_shape(s1.ref(), b->sizes(), &oshape)) {
-    PK_FAIL(ctx, name, "operand shapes do not broadcast");
-    return;
-  }
-  if (!resize_out(ctx, *out, oshape, name)) return;
-  int64_t strides[3][kMaxDim] = {};
-  broadcast_strides(c->sizes(), oshape, strides[0]);
-  broadcast_strides(a->sizes(), oshape, strides[1]);
-  broadcast_strides(b->sizes(), oshape, strides[2]);
-  const ScalarType ct = c->scalar_type(), at = a->scalar_type(), bt = b->scalar_type(),
-                   ot = out->scalar_type();
-  const void* cp = c->const_data_ptr();
-  const void* ap = a->const_data_ptr();
-  const void* bp = b->const_data_ptr();
-  void* op_ = out->mutable_data_ptr();
-  const bool fp = isFloatingType(common);
-  for_each_broadcast<3>(oshape, strides, [&](size_t i, const int64_t* off) {
-    const bool cond = load_i(ct, cp, static_cast<size_t>(off[0])) != 0;
-    if (fp) {
-      store_d(ot, op_, i, cond ? load_d(at, ap, static_cast<size_t>(off[1]))
-                               : load_d(bt, bp, static_cast<size_t>(off[2])));
-    } else {
-      store_i(ot, op_, i, cond ? load_i(at, ap, static_cast<size_t>(off[1]))
-                               : load_i(bt, bp, static_cast<size_t>(off[2])));
-    }
-  });
-}
 
 } // namespace portable
 } // namespace runtime

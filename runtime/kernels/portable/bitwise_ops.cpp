@@ -1,6 +1,8 @@
 // Bitwise ops on integer and bool tensors: bitwise_and, bitwise_or,
-// bitwise_xor (Tensor_out and Scalar_out) and bitwise_not. Computed in the
-// promoted dtype (wrapping like C), written to an out it can be cast to.
+// bitwise_xor (Tensor_out and Scalar_out), bitwise_not, and the shifts
+// bitwise_left_shift / bitwise_right_shift (Tensor_out, Tensor_Scalar_out;
+// integers only). Computed in the promoted dtype (wrapping like C), written
+// to an out it can be cast to.
 #include "elementwise_util.h"
 #include "op_tables.h"
 
@@ -9,7 +11,7 @@ namespace runtime {
 namespace portable {
 namespace {
 
-enum class Bit { And, Or, Xor };
+enum class Bit { And, Or, Xor, Shl, Shr };
 
 bool require_integral(KernelRuntimeContext& ctx, ScalarType t, const char* name) {
   if (!isIntegralType(t, /*includeBool=*/true)) {
@@ -17,6 +19,25 @@ bool require_integral(KernelRuntimeContext& ctx, ScalarType t, const char* name)
     return false;
   }
   return true;
+}
+
+// a << b or a >> b in the bit width of dtype t; amounts outside [0, width)
+// shift every bit out (0, or -1 for a negative value shifted right), as
+// ATen does. a is already narrowed to t (sign-extended if signed).
+int64_t shift(Bit bit, ScalarType t, int64_t a, int64_t b) {
+  const int64_t width = static_cast<int64_t>(elementSizeOrZero(t)) * 8;
+  if (b < 0 || b >= width) return bit == Bit::Shr && a < 0 ? -1 : 0;
+  if (bit == Bit::Shl) return static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+  return a >> b;
+}
+
+int64_t apply(Bit bit, ScalarType t, int64_t u, int64_t v) {
+  switch (bit) {
+    case Bit::And: return u & v;
+    case Bit::Or: return u | v;
+    case Bit::Xor: return u ^ v;
+    default: return shift(bit, t, u, v);
+  }
 }
 
 // bitwise_<op>.Tensor_out / .Scalar_out(self, other, *, out) -> out
@@ -30,15 +51,17 @@ void bitwise_binary(KernelRuntimeContext& ctx, Args args, const char* name, Bit 
       !require_can_cast(ctx, common, out->scalar_type(), name)) {
     return;
   }
+  if ((bit == Bit::Shl || bit == Bit::Shr) && common == ScalarType::Bool) {
+    PK_FAIL(ctx, name, "bool operands cannot be shifted");
+    return;
+  }
   const ValueReader a(*self, common);
   const ValueReader b = other.t != nullptr ? ValueReader(*other.t, common)
                                            : ValueReader(other.s, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   for_each_binary(ctx, name, *self, other, *out, [&](int64_t x, int64_t y, int64_t o) {
-    const int64_t u = a.i(x), v = b.i(y);
-    const int64_t r = bit == Bit::And ? (u & v) : bit == Bit::Or ? (u | v) : (u ^ v);
-    store_i(ot, op, static_cast<size_t>(o), wrap_to(common, r));
+    store_i(ot, op, static_cast<size_t>(o), wrap_to(common, apply(bit, common, a.i(x), b.i(y))));
   });
 }
 
@@ -73,6 +96,17 @@ PK_BITWISE(bitwise_or, Or, "bitwise_or")
 PK_BITWISE(bitwise_xor, Xor, "bitwise_xor")
 #undef PK_BITWISE
 
+#define PK_SHIFT(fn, bit, opname)                                                         \
+  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                          \
+    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false);          \
+  }                                                                                     \
+  void fn##_tensor_scalar_out(KernelRuntimeContext& ctx, Args args) {                   \
+    bitwise_binary(ctx, args, "aten::" opname ".Tensor_Scalar_out", Bit::bit, true);    \
+  }
+PK_SHIFT(left_shift, Shl, "bitwise_left_shift")
+PK_SHIFT(right_shift, Shr, "bitwise_right_shift")
+#undef PK_SHIFT
+
 const Kernel kBitwiseKernels[] = {
     Kernel("aten::bitwise_and.Tensor_out", bitwise_and_tensor_out),
     Kernel("aten::bitwise_and.Scalar_out", bitwise_and_scalar_out),
@@ -81,6 +115,10 @@ const Kernel kBitwiseKernels[] = {
     Kernel("aten::bitwise_xor.Tensor_out", bitwise_xor_tensor_out),
     Kernel("aten::bitwise_xor.Scalar_out", bitwise_xor_scalar_out),
     Kernel("aten::bitwise_not.out", bitwise_not_out),
+    Kernel("aten::bitwise_left_shift.Tensor_out", left_shift_tensor_out),
+    Kernel("aten::bitwise_left_shift.Tensor_Scalar_out", left_shift_tensor_scalar_out),
+    Kernel("aten::bitwise_right_shift.Tensor_out", right_shift_tensor_out),
+    Kernel("aten::bitwise_right_shift.Tensor_Scalar_out", right_shift_tensor_scalar_out),
 };
 
 } // namespace

@@ -21,7 +21,6 @@ PK_DECLARE(mul_out)
 PK_DECLARE(mul_scalar_out)
 PK_DECLARE(div_out)
 PK_DECLARE(div_scalar_out)
-PK_DECLARE(where_self_out)
 
 // other families
 PK_DECLARE(relu_out)
@@ -62,12 +61,6 @@ PK_DECLARE(max_pool2d_with_indices_out)
 PK_DECLARE(avg_pool2d_out)
 PK_DECLARE(native_layer_norm_out)
 PK_DECLARE(batch_norm_no_training_out)
-PK_DECLARE(sym_size_int)
-PK_DECLARE(prim_add_scalar)
-PK_DECLARE(prim_sub_scalar)
-PK_DECLARE(prim_mul_scalar)
-PK_DECLARE(prim_floordiv_scalar)
-PK_DECLARE(prim_et_view)
 
 #undef PK_DECLARE
 

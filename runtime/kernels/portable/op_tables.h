@@ -28,6 +28,10 @@ Span<const Kernel> upsample_kernels();    // upsample_ops.cpp
 Span<const Kernel> norm_stats_kernels();  // norm_stats_ops.cpp
 Span<const Kernel> reduce_kernels();      // reduce_ops.cpp
 Span<const Kernel> minmax_kernels();      // minmax_ops.cpp
+Span<const Kernel> select_kernels();           // select_ops.cpp
+Span<const Kernel> prim_kernels();             // prim_ops.cpp
+Span<const Kernel> prim_scalar_kernels();      // prim_scalar_ops.cpp
+Span<const Kernel> pad_kernels();              // pad_ops.cpp
 
 } // namespace portable
 } // namespace runtime

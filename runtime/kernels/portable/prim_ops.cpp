@@ -1,12 +1,17 @@
-// The prim ops of the emitted programs: sym_size, scalar arithmetic, et_view.
+// The tensor prim ops of the emitted programs: sym_size, sym_numel,
+// _local_scalar_dense, et_view, et_copy_index (the scalar ones are in
+// prim_scalar_ops.cpp).
 #include <cmath>
 
+#include <cstring>
+
 #include "kernel_util.h"
-#include "kernels.h"
+#include "op_tables.h"
 
 namespace executorch {
 namespace runtime {
 namespace portable {
+namespace {
 
 // aten::sym_size.int(self, dim) -> SymInt
 void sym_size_int(KernelRuntimeContext& ctx, Args args) {
@@ -21,74 +26,6 @@ void sym_size_int(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   *args[2] = EValue(static_cast<int64_t>(t->size(dim)));
-}
-
-namespace {
-enum class PrimOp { Add, Sub, Mul, FloorDiv };
-
-void prim_scalar(KernelRuntimeContext& ctx, Args args, PrimOp op, const char* name) {
-  if (!check_nargs(ctx, args, 3, name)) return;
-  const EValue& a = *args[0];
-  const EValue& b = *args[1];
-  if (!(a.isInt() || a.isDouble() || a.isBool()) || !(b.isInt() || b.isDouble() || b.isBool())) {
-    PK_FAIL(ctx, name, "operands must be Int, Double or Bool (got %s, %s)", tag_to_string(a.tag),
-            tag_to_string(b.tag));
-    return;
-  }
-  if (!a.isDouble() && !b.isDouble()) {
-    const int64_t x = a.isInt() ? a.toInt() : (a.toBool() ? 1 : 0);
-    const int64_t y = b.isInt() ? b.toInt() : (b.toBool() ? 1 : 0);
-    int64_t r = 0;
-    switch (op) {
-      case PrimOp::Add: r = wrap_add(x, y); break;
-      case PrimOp::Sub: r = wrap_sub(x, y); break;
-      case PrimOp::Mul: r = wrap_mul(x, y); break;
-      case PrimOp::FloorDiv:
-        if (y == 0) {
-          PK_FAIL(ctx, name, "integer division by zero");
-          return;
-        }
-        if (x == INT64_MIN && y == -1) {
-          r = INT64_MIN;  // wraps
-        } else {
-          r = x / y;
-          if ((x % y != 0) && ((x < 0) != (y < 0))) --r;
-        }
-        break;
-    }
-    *args[2] = EValue(r);
-    return;
-  }
-  const double x = a.isDouble() ? a.toDouble() : a.isInt() ? static_cast<double>(a.toInt()) : (a.toBool() ? 1.0 : 0.0);
-  const double y = b.isDouble() ? b.toDouble() : b.isInt() ? static_cast<double>(b.toInt()) : (b.toBool() ? 1.0 : 0.0);
-  double r = 0;
-  switch (op) {
-    case PrimOp::Add: r = x + y; break;
-    case PrimOp::Sub: r = x - y; break;
-    case PrimOp::Mul: r = x * y; break;
-    case PrimOp::FloorDiv:
-      if (y == 0.0) {
-        PK_FAIL(ctx, name, "division by zero");
-        return;
-      }
-      r = std::floor(x / y);
-      break;
-  }
-  *args[2] = EValue(r);
-}
-} // namespace
-
-void prim_add_scalar(KernelRuntimeContext& ctx, Args args) {
-  prim_scalar(ctx, args, PrimOp::Add, "executorch_prim::add.Scalar");
-}
-void prim_sub_scalar(KernelRuntimeContext& ctx, Args args) {
-  prim_scalar(ctx, args, PrimOp::Sub, "executorch_prim::sub.Scalar");
-}
-void prim_mul_scalar(KernelRuntimeContext& ctx, Args args) {
-  prim_scalar(ctx, args, PrimOp::Mul, "executorch_prim::mul.Scalar");
-}
-void prim_floordiv_scalar(KernelRuntimeContext& ctx, Args args) {
-  prim_scalar(ctx, args, PrimOp::FloorDiv, "executorch_prim::floordiv.Scalar");
 }
 
 // executorch_prim::et_view.default(self, size) -> Tensor: the result shares
@@ -117,6 +54,107 @@ void prim_et_view(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   out.unsafeGetTensorImpl()->set_data(in->mutable_data_ptr());
+}
+
+// aten::sym_numel(self) -> SymInt
+void sym_numel(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::sym_numel";
+  if (!check_nargs(ctx, args, 2, name)) return;
+  Tensor* t = get_tensor(ctx, args, 0, name);
+  if (t == nullptr) return;
+  *args[1] = EValue(static_cast<int64_t>(t->numel()));
+}
+
+// aten::_local_scalar_dense(self) -> Scalar: the value of a one-element
+// tensor (Tensor.item()): a Bool, an Int or a Double by its dtype.
+void local_scalar_dense(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "aten::_local_scalar_dense";
+  if (!check_nargs(ctx, args, 2, name)) return;
+  Tensor* t = get_tensor(ctx, args, 0, name);
+  if (t == nullptr) return;
+  if (t->numel() != 1) {
+    PK_FAIL(ctx, name, "the tensor has %zd elements, expected 1",
+            static_cast<ssize_t>(t->numel()));
+    return;
+  }
+  const ScalarType st = t->scalar_type();
+  const void* p = t->const_data_ptr();
+  if (st == ScalarType::Bool) {
+    *args[1] = EValue(load_i(st, p, 0) != 0);
+  } else if (isFloatingType(st)) {
+    *args[1] = EValue(load_d(st, p, 0));
+  } else {
+    *args[1] = EValue(load_i(st, p, 0));
+  }
+}
+
+// The shape copy_to takes when copy_from is written at `index` along its
+// first dim: [max(size(0), index + 1), copy_from's sizes...].
+bool copy_index_shape(KernelRuntimeContext& ctx, const Tensor& to, const Tensor& from,
+                      int64_t index, const char* name, Shape* s) {
+  if (to.dim() != from.dim() + 1) {
+    PK_FAIL(ctx, name, "copy_to has rank %zd, expected copy_from's rank + 1 (%zd)",
+            static_cast<ssize_t>(to.dim()), static_cast<ssize_t>(from.dim() + 1));
+    return false;
+  }
+  if (index < 0 || index >= std::numeric_limits<SizesType>::max()) {
+    PK_FAIL(ctx, name, "index %lld is out of range", static_cast<long long>(index));
+    return false;
+  }
+  // Rows before `index` were written with copy_from's shape: it cannot change.
+  for (ssize_t d = 0; index > 0 && d < from.dim(); ++d) {
+    if (to.size(d + 1) != from.size(d)) {
+      PK_FAIL(ctx, name, "copy_from's size %zd along dim %zd differs from copy_to's %zd",
+              static_cast<ssize_t>(from.size(d)), static_cast<ssize_t>(d),
+              static_cast<ssize_t>(to.size(d + 1)));
+      return false;
+    }
+  }
+  s->n = static_cast<int>(to.dim());
+  s->s[0] = to.size(0) > index ? to.size(0) : static_cast<SizesType>(index + 1);
+  for (ssize_t d = 0; d < from.dim(); ++d) s->s[d + 1] = from.size(d);
+  return true;
+}
+
+// executorch_prim::et_copy_index.tensor(copy_to, copy_from, index): writes
+// copy_from into copy_to[index] (the emitted loop of a `map`), growing
+// copy_to's first dim within its capacity.
+void et_copy_index(KernelRuntimeContext& ctx, Args args) {
+  const char* name = "executorch_prim::et_copy_index.tensor";
+  // The schema returns nothing; a trailing return slot is accepted.
+  if (!check_nargs(ctx, args, args.size() == 4 ? 4 : 3, name)) return;
+  Tensor* to = get_tensor(ctx, args, 0, name);
+  Tensor* from = to != nullptr ? get_tensor(ctx, args, 1, name) : nullptr;
+  int64_t index = 0;
+  if (from == nullptr || !get_int(ctx, args, 2, name, &index) ||
+      !require_same_dtype(ctx, *to, *from, name) || !require_contiguous(ctx, *to, name) ||
+      !require_contiguous(ctx, *from, name)) {
+    return;
+  }
+  Shape s;
+  if (!copy_index_shape(ctx, *to, *from, index, name, &s) || !resize_out(ctx, *to, s, name)) {
+    return;
+  }
+  // After the resize, row `index` exists and holds copy_from's element count.
+  const size_t bytes = static_cast<size_t>(from->nbytes());
+  char* dst = static_cast<char*>(to->mutable_data_ptr());
+  if (bytes > 0) {
+    std::memcpy(dst + static_cast<size_t>(index) * bytes, from->const_data_ptr(), bytes);
+  }
+}
+
+const Kernel kPrimKernels[] = {
+    Kernel("aten::sym_size.int", sym_size_int),
+    Kernel("aten::sym_numel", sym_numel),
+    Kernel("aten::_local_scalar_dense", local_scalar_dense),
+    Kernel("executorch_prim::et_view.default", prim_et_view),
+    Kernel("executorch_prim::et_copy_index.tensor", et_copy_index),
+};
+
+} // namespace
+
+Span<const Kernel> prim_kernels() {
+  return Span<const Kernel>(kPrimKernels, sizeof(kPrimKernels) / sizeof(kPrimKernels[0]));
 }
 
 } // namespace portable

@@ -21,7 +21,6 @@ void register_builtin_kernels() {
       Kernel("aten::mul.Scalar_out", mul_scalar_out),
       Kernel("aten::div.out", div_out),
       Kernel("aten::div.Scalar_out", div_scalar_out),
-      Kernel("aten::where.self_out", where_self_out),
       Kernel("aten::relu.out", relu_out),
       Kernel("aten::gelu.out", gelu_out),
       Kernel("aten::sigmoid.out", sigmoid_out),
@@ -60,12 +59,6 @@ void register_builtin_kernels() {
       Kernel("aten::avg_pool2d.out", avg_pool2d_out),
       Kernel("aten::native_layer_norm.out", native_layer_norm_out),
       Kernel("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out),
-      Kernel("aten::sym_size.int", sym_size_int),
-      Kernel("executorch_prim::add.Scalar", prim_add_scalar),
-      Kernel("executorch_prim::sub.Scalar", prim_sub_scalar),
-      Kernel("executorch_prim::mul.Scalar", prim_mul_scalar),
-      Kernel("executorch_prim::floordiv.Scalar", prim_floordiv_scalar),
-      Kernel("executorch_prim::et_view.default", prim_et_view),
   };
   // The families that keep their own tables (op_tables.h).
   const Span<const Kernel> tables[] = {
@@ -89,6 +82,10 @@ void register_builtin_kernels() {
       norm_stats_kernels(),
       reduce_kernels(),
       minmax_kernels(),
+      select_kernels(),
+      prim_kernels(),
+      prim_scalar_kernels(),
+      pad_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);

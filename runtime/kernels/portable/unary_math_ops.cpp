@@ -76,9 +76,10 @@ void to_bool_op(KernelRuntimeContext& ctx, Args args, const char* name, bool (*f
   }
   const ScalarType it = self->scalar_type();
   const void* ip = self->const_data_ptr();
-  bool* op = out->mutable_data_ptr<bool>();
+  void* op = out->mutable_data_ptr();
   for_each_unary(ctx, name, *self, *out, [&](int64_t x, int64_t o) {
-    op[o] = isFloatingType(it) && f(load_d(it, ip, static_cast<size_t>(x)));
+    const bool r = isFloatingType(it) && f(load_d(it, ip, static_cast<size_t>(x)));
+    store_i(ScalarType::Bool, op, static_cast<size_t>(o), r ? 1 : 0);
   });
 }
 

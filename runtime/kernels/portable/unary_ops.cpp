@@ -2,7 +2,7 @@
 // conversions (clone, _to_copy, the dim-order copies) and full.
 #include <cmath>
 
-#include "kernel_util.h"
+#include "elementwise_util.h"
 #include "kernels.h"
 
 namespace executorch {
@@ -10,35 +10,37 @@ namespace runtime {
 namespace portable {
 namespace {
 
-// Rounds a double to the precision of dtype t (so results match a
-// computation in that dtype's width as closely as possible).
+// out = f(in) computed in double and stored in out's dtype; out is resized
+// to in's shape; any dim order (a flat loop when both are contiguous
+// float32).
 template <typename F>
-void map_float(const Tensor& in, Tensor& out, F f) {
+void map_float(KernelRuntimeContext& ctx, const char* name, const Tensor& in, Tensor& out,
+               F f) {
   const ScalarType it = in.scalar_type(), ot = out.scalar_type();
   const void* ip = in.const_data_ptr();
   void* op = out.mutable_data_ptr();
-  const size_t n = static_cast<size_t>(in.numel());
-  if (it == ScalarType::Float && ot == ScalarType::Float) {
+  if (it == ScalarType::Float && ot == ScalarType::Float && is_default_dim_order(in) &&
+      is_default_dim_order(out)) {
+    if (!resize_out(ctx, out, in.sizes(), name)) return;
     const float* x = static_cast<const float*>(ip);
     float* y = static_cast<float*>(op);
+    const size_t n = static_cast<size_t>(in.numel());
     for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(f(static_cast<double>(x[i])));
     return;
   }
-  for (size_t i = 0; i < n; ++i) store_d(ot, op, i, f(load_d(it, ip, i)));
+  for_each_unary(ctx, name, in, out, [&](int64_t x, int64_t o) {
+    store_d(ot, op, static_cast<size_t>(o), f(load_d(it, ip, static_cast<size_t>(x))));
+  });
 }
 
-// Common checks of op(self, out): tensors, contiguous, same shape (out resized).
+// Common checks of op(self, out): the argument count and both tensors.
 bool unary_prologue(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx,
                     const char* name, Tensor** in, Tensor** out) {
   if (!check_nargs(ctx, args, nargs, name)) return false;
   *in = get_tensor(ctx, args, 0, name);
   if (*in == nullptr) return false;
   *out = get_tensor(ctx, args, out_idx, name);
-  if (*out == nullptr) return false;
-  if (!require_contiguous(ctx, **in, name) || !require_contiguous(ctx, **out, name)) {
-    return false;
-  }
-  return resize_out(ctx, **out, (*in)->sizes(), name);
+  return *out != nullptr;
 }
 
 // sigmoid/tanh: any real input, floating output.
@@ -52,7 +54,7 @@ void float_result_op(KernelRuntimeContext& ctx, Args args, const char* name, F f
             toString(out->scalar_type()), toString(in->scalar_type()));
     return;
   }
-  map_float(*in, *out, f);
+  map_float(ctx, name, *in, *out, f);
 }
 
 // silu/gelu: floating input, same dtype output.
@@ -60,7 +62,7 @@ template <typename F>
 void float_same_op(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, const char* name,
                    F f) {
   if (!require_floating(ctx, in, name) || !require_same_dtype(ctx, in, out, name)) return;
-  map_float(in, out, f);
+  map_float(ctx, name, in, out, f);
 }
 
 } // namespace
@@ -75,15 +77,16 @@ void relu_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   const ScalarType t = in->scalar_type();
-  const size_t n = static_cast<size_t>(in->numel());
   if (isFloatingType(t)) {
-    // NaN stays NaN (x > 0 is false for NaN, so keep x then).
-    map_float(*in, *out, [](double x) { return x < 0 ? 0.0 : x; });
+    // NaN stays NaN (x < 0 is false for NaN, so keep x then).
+    map_float(ctx, name, *in, *out, [](double x) { return x < 0 ? 0.0 : x; });
   } else {
-    for (size_t i = 0; i < n; ++i) {
-      const int64_t x = load_i(t, in->const_data_ptr(), i);
-      store_i(t, out->mutable_data_ptr(), i, x < 0 ? 0 : x);
-    }
+    const void* ip = in->const_data_ptr();
+    void* op = out->mutable_data_ptr();
+    for_each_unary(ctx, name, *in, *out, [&](int64_t xo, int64_t o) {
+      const int64_t x = load_i(t, ip, static_cast<size_t>(xo));
+      store_i(t, op, static_cast<size_t>(o), x < 0 ? 0 : x);
+    });
   }
 }
 

@@ -28,8 +28,9 @@ Vec contiguous(const Vec& sizes) {
 TensorObj tensor(const Vec& sizes, Vec strides = {}, int32_t dtype = aoti::kDtF32,
                  int32_t device_type = aoti::kDevCuda) {
   TensorObj t;
-  t.sizes = sizes;
-  t.strides = strides.empty() ? contiguous(sizes) : strides;
+  const Vec st = strides.empty() ? contiguous(sizes) : strides;
+  EXPECT_TRUE(t.sizes.assign(sizes.data(), sizes.data() + sizes.size()));
+  EXPECT_TRUE(t.strides.assign(st.data(), st.data() + st.size()));
   t.dtype = dtype;
   t.device_type = device_type;
   return t;

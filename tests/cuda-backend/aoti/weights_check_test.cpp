@@ -47,10 +47,10 @@ class WeightsCheck : public ::testing::Test {
 
 // An MLP's table: fc1 [128,64] + bias, fc2 [32,128] + bias, float32.
 std::vector<ConstantInfo> mlp_table() {
-  return {{"fc1_weight", aoti::kDtF32, 128 * 64 * 4, false},
-          {"fc1_bias", aoti::kDtF32, 128 * 4, false},
-          {"fc2_weight", aoti::kDtF32, 32 * 128 * 4, false},
-          {"fc2_bias", aoti::kDtF32, 32 * 4, false}};
+  return {{"fc1_weight", aoti::kDtF32, 128 * 64 * 4, false, ""},
+          {"fc1_bias", aoti::kDtF32, 128 * 4, false, ""},
+          {"fc2_weight", aoti::kDtF32, 32 * 128 * 4, false, ""},
+          {"fc2_bias", aoti::kDtF32, 32 * 4, false, ""}};
 }
 constexpr size_t kMlpBytes = (128 * 64 + 128 + 32 * 128 + 32) * 4;
 
@@ -89,9 +89,9 @@ TEST_F(WeightsCheck, LongBlobIsRejectedWithBothSizes) {
 
 TEST_F(WeightsCheck, PaddedLayoutPasses) {
   // Constants padded to 64 bytes each (a model with CPU constants).
-  std::vector<ConstantInfo> t = {{"a", aoti::kDtF32, 12, false},
-                                 {"b", aoti::kDtI64, 72, false},
-                                 {"c", aoti::kDtBF16, 2, false}};
+  std::vector<ConstantInfo> t = {{"a", aoti::kDtF32, 12, false, ""},
+                                 {"b", aoti::kDtI64, 72, false, ""},
+                                 {"c", aoti::kDtBF16, 2, false, ""}};
   EXPECT_EQ(check_weights_blob(t, 64 + 128 + 64, "padded"), Error::Ok);
   EXPECT_EQ(check_weights_blob(t, 12 + 72 + 2, "packed"), Error::Ok);
   EXPECT_EQ(check_weights_blob(t, 64 + 128 + 63, "off by one"), Error::InvalidExternalData);
@@ -99,7 +99,7 @@ TEST_F(WeightsCheck, PaddedLayoutPasses) {
 
 TEST_F(WeightsCheck, FoldedConstantsAreNotInTheBlob) {
   std::vector<ConstantInfo> t = mlp_table();
-  t.insert(t.begin() + 1, ConstantInfo{"folded", aoti::kDtF32, 1 << 20, true});
+  t.insert(t.begin() + 1, ConstantInfo{"folded", aoti::kDtF32, 1 << 20, true, ""});
   EXPECT_EQ(check_weights_blob(t, kMlpBytes, "mlp"), Error::Ok);
 }
 
@@ -113,22 +113,22 @@ TEST_F(WeightsCheck, UnknownDtypeIsNamed) {
 }
 
 TEST_F(WeightsCheck, PartialElementIsNamed) {
-  std::vector<ConstantInfo> t = {{"half_a_float", aoti::kDtF32, 6, false}};
+  std::vector<ConstantInfo> t = {{"half_a_float", aoti::kDtF32, 6, false, ""}};
   EXPECT_EQ(check_weights_blob(t, 6, "odd"), Error::InvalidExternalData);
   EXPECT_NE(only_line().find("'half_a_float'"), std::string::npos) << only_line();
 }
 
 TEST_F(WeightsCheck, HugeSizesDoNotWrap) {
   // Offsets that would wrap a 64-bit sum must fail, not pass as small.
-  std::vector<ConstantInfo> t = {{"big", aoti::kDtU8, ~uint64_t{0} - 7, false},
-                                 {"wrap", aoti::kDtU8, 16, false}};
+  std::vector<ConstantInfo> t = {{"big", aoti::kDtU8, ~uint64_t{0} - 7, false, ""},
+                                 {"wrap", aoti::kDtU8, 16, false, ""}};
   EXPECT_EQ(check_weights_blob(t, 8, "huge"), Error::InvalidExternalData);
   EXPECT_NE(only_line().find("'big'"), std::string::npos) << only_line();
 }
 
 TEST_F(WeightsCheck, ZeroSizeConstantsPass) {
-  std::vector<ConstantInfo> t = {{"empty", aoti::kDtF32, 0, false},
-                                 {"one", aoti::kDtF32, 4, false}};
+  std::vector<ConstantInfo> t = {{"empty", aoti::kDtF32, 0, false, ""},
+                                 {"one", aoti::kDtF32, 4, false, ""}};
   EXPECT_EQ(check_weights_blob(t, 4, "zeros"), Error::Ok);
 }
 

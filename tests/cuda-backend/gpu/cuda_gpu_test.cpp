@@ -356,6 +356,54 @@ static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
   cudaStreamDestroy(probe);
 }
 
+// 3b: host inputs, device outputs: execute need not wait for the GPU (the
+// driver has staged pageable inputs when it returns), and overwriting the
+// host inputs right after it returns must not change the result. The
+// caller stream is blocked meanwhile; a watchdog releases it after 2 s
+// should execute wait anyway (then reported, not failed: the driver, not
+// the backend, waited).
+static void check_host_inputs_reusable(rt::BackendInterface* be, Fixture& fx) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  std::vector<std::vector<uint8_t>> in = fx.in_data;  // ours to overwrite
+  Io io;
+  io.device = false;
+  for (size_t i = 0; i < fx.ins.size(); ++i) io.add(fx.ins[i], in[i].data());
+  io.device = true;
+  for (auto& o : fx.outs) {
+    void* p = nullptr;
+    cudaMalloc(&p, o.nbytes());
+    cudaMemset(p, 0, o.nbytes());
+    io.add(o, p);
+  }
+  io.finish();
+  cudaDeviceSynchronize();
+  std::atomic<bool> release{false};
+  cudaLaunchHostFunc(s, [](void* p) { while (!static_cast<std::atomic<bool>*>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, &release);
+  std::thread watchdog([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    release = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  rt::Error e;
+  {
+    executorch::extension::cuda::CallerStreamGuard g(s);
+    e = run(be, fx, io);
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  for (auto& v : in) std::fill(v.begin(), v.end(), uint8_t{0xA5});
+  release = true;
+  watchdog.join();
+  cudaStreamSynchronize(s);
+  EXPECT(e == rt::Error::Ok, "host inputs, device outputs: execute 0x%x", unsigned(e));
+  std::printf("host inputs, device outputs: execute returned in %.1f ms (%s the GPU)\n", ms,
+              ms < 1000 ? "before" : "after waiting for");
+  check_outputs(fx, io, "inputs overwritten at once");
+  for (size_t j = 0; j < fx.outs.size(); ++j) cudaFree(io.bufs[fx.ins.size() + j]);
+  cudaStreamDestroy(s);
+}
+
 // 4: four threads, each with its own stream, each fixture.
 static void check_threads(rt::BackendInterface* be, Fixtures& fxs) {
   std::atomic<int> bad{0};
@@ -451,6 +499,52 @@ static void check_cuda_graph(rt::BackendInterface* be, Fixtures& fxs, int reps) 
   EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched, expected);
 }
 
+// 6b: use_cuda_graph with host I/O at the first execute: those tensors are
+// staged in pinned memory and their copies are part of the graph. The
+// replays match the reference with host I/O, moved host buffers, device I/O
+// (copied through the pinned side) and a caller stream, every execute
+// after the first launching the graph.
+static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "use_cuda_graph");
+  opt.value = true;
+  const int launches0 = graph_launches();
+  int expected = 0;
+  for (auto& fp : fxs) {
+    Fixture f = *fp;
+    auto h = init_fixture(be, f, rt::Span<const rt::BackendOption>(&opt, 1));
+    EXPECT(h.ok(), "%s: init with use_cuda_graph (host first)", f.dir.c_str());
+    if (!h.ok()) continue;
+    f.handle = *h;
+    Io a; make_io(f, a, false);
+    for (int k = 0; k < 3; ++k) {  // eager, capture + launch, replay
+      EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph execute %d", f.dir.c_str(), k);
+      check_outputs(f, a, k == 0 ? "pinned graph: eager" : k == 1 ? "pinned graph: captured"
+                                                                  : "pinned graph: replay");
+    }
+    Io b; make_io(f, b, false);  // other host buffers
+    EXPECT(run(be, f, b) == rt::Error::Ok, "%s: pinned graph, moved buffers", f.dir.c_str());
+    check_outputs(f, b, "pinned graph: moved buffers");
+    Io c; make_io(f, c, true);
+    EXPECT(run(be, f, c) == rt::Error::Ok, "%s: pinned graph, device I/O", f.dir.c_str());
+    check_outputs(f, c, "pinned graph: device I/O");
+    cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    {
+      executorch::extension::cuda::CallerStreamGuard g(s);
+      EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph, caller stream", f.dir.c_str());
+    }
+    check_outputs(f, a, "pinned graph: caller stream");
+    cudaStreamDestroy(s);
+    expected += 5;
+    free_io(f, a); free_io(f, b); free_io(f, c);
+    be->destroy(f.handle);
+  }
+  const int launched = graph_launches() - launches0;
+  std::printf("pinned graph: %d launches, %d expected\n", launched, expected);
+  EXPECT(launched == expected, "pinned graph launches %d, expected %d (a capture failed?)",
+         launched, expected);
+}
+
 // 7: a .ptd from another fixture (issue 15): every fixture given every
 // other fixture's weights blob fails init with an Error naming why, and
 // never reads past the blob (the memcheck run on the GPU host sees that).
@@ -479,6 +573,59 @@ static void check_foreign_weights(rt::BackendInterface* be, Fixtures& fxs) {
   rt::set_log_sink(previous);
   std::printf("foreign weights: %d fixture pairs refused in both key layouts\n", pairs);
   EXPECT(pairs > 0 || fxs.size() < 2, "no fixture pair with different weights");
+}
+
+// 8: weight_sharing_across_methods (runtime option): a second delegate of
+// the same model (as decode is to prefill) initialized with NO weights blob
+// takes every constant from the first one and computes the reference; it
+// keeps them after the first delegate is destroyed. Without the option, or
+// once no delegate shares them any more, no weights is an error.
+static rt::Result<rt::DelegateHandle*> init_sharing(rt::BackendInterface* be, Fixture& fx,
+                                                    bool share) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "weight_sharing_across_methods");
+  opt.value = share;
+  return init_fixture(be, fx, rt::Span<const rt::BackendOption>(&opt, 1));
+}
+
+static void check_weight_sharing(rt::BackendInterface* be, Fixture& base) {
+  Fixture first = base;
+  Fixture second = base;  // the same model without its weights blob
+  for (auto it = second.ndm.blobs.begin(); it != second.ndm.blobs.end();) {
+    const std::string& k = it->first;
+    const bool weights = k.size() > 13 && k.compare(k.size() - 13, 13, "_weights_blob") == 0;
+    it = weights ? second.ndm.blobs.erase(it) : std::next(it);
+  }
+  auto alone = init_sharing(be, second, false);
+  EXPECT(!alone.ok(), "%s: init without weights and without sharing succeeded", base.dir.c_str());
+  if (alone.ok()) be->destroy(*alone);
+  auto a = init_sharing(be, first, true);
+  EXPECT(a.ok(), "%s: init with weight sharing", base.dir.c_str());
+  if (!a.ok()) return;
+  first.handle = *a;
+  auto b = init_sharing(be, second, true);
+  EXPECT(b.ok(), "%s: a second delegate with no weights blob did not take the shared ones",
+         base.dir.c_str());
+  if (b.ok()) {
+    second.handle = *b;
+    Io io;
+    make_io(second, io, true);
+    EXPECT(run(be, second, io) == rt::Error::Ok, "%s: shared-weights execute", base.dir.c_str());
+    check_outputs(second, io, "shared weights");
+    be->destroy(first.handle);  // the second keeps what it shares alive
+    first.handle = nullptr;
+    EXPECT(run(be, second, io) == rt::Error::Ok, "%s: execute after the lender went",
+           base.dir.c_str());
+    check_outputs(second, io, "lender destroyed");
+    free_io(second, io);
+    be->destroy(second.handle);
+  }
+  if (first.handle != nullptr) be->destroy(first.handle);
+  auto late = init_sharing(be, second, true);
+  EXPECT(!late.ok(), "%s: no weights and no live lender, yet init succeeded", base.dir.c_str());
+  if (late.ok()) be->destroy(*late);
+  std::printf("weight sharing %s: second delegate without weights %s\n", base.dir.c_str(),
+              b.ok() ? "ran on the shared ones" : "FAILED");
 }
 
 // The fixtures named on the command line, each read and initialized.
@@ -516,13 +663,16 @@ int main(int argc, char** argv) {
   check_every_fixture(be, fxs);
   if (fxs.empty()) { std::printf("no fixture loaded\n"); return 1; }
   check_caller_stream(be, *fxs[0]);
+  check_host_inputs_reusable(be, *fxs[0]);
   check_threads(be, fxs);
   // Fewer under a sanitizer: EXECUTORCH_GPU_TEST_REPEATS.
   const char* reps_env = std::getenv("EXECUTORCH_GPU_TEST_REPEATS");
   const int reps = reps_env ? std::max(1, std::atoi(reps_env)) : 1000;
   check_repeats(be, fxs, reps);
   check_cuda_graph(be, fxs, reps);
+  check_cuda_graph_host_first(be, fxs);
   check_foreign_weights(be, fxs);
+  check_weight_sharing(be, *fxs[0]);
   for (auto& f : fxs) be->destroy(f->handle);
   return gpu_test::finish();
 }

@@ -1,6 +1,5 @@
-// add / sub / mul / div / where through the registry, against hand-computed
-// values.
-#include "kernel_test_util.h"
+// add / sub / mul / div through the registry, against hand-computed values.
+#include "dtype_test_util.h"
 
 using namespace kt;
 
@@ -217,22 +216,49 @@ TEST(BinaryOps, Failures) {
   auto bb = make<bool>(ScalarType::Bool, {1}, {true});
   std::vector<EValue> v8{bb->tensor(), bb->tensor(), EValue(int64_t(1)), bb->tensor(), bb->tensor()};
   EXPECT_EQ(call("aten::sub.out", v8), Error::InvalidArgument);
-  // channels-last input rejected
-  TT cl(ScalarType::Float, {1, 2, 1, 1}, 0, TensorShapeDynamism::DYNAMIC_BOUND, {0, 2, 3, 1});
-  auto clo = out(ScalarType::Float, {1, 2, 1, 1});
-  std::vector<EValue> v9{cl.tensor(), cl.tensor(), clo->tensor(), clo->tensor()};
-  EXPECT_EQ(call("aten::mul.out", v9), Error::InvalidArgument);
 }
 
-TEST(BinaryOps, Where) {
-  auto c = make<bool>(ScalarType::Bool, {2, 1}, {true, false});
-  auto a = make<float>(ScalarType::Float, {3}, {1, 2, 3});
-  auto b = make<float>(ScalarType::Float, {1}, {-1});
-  auto o = out(ScalarType::Float, {2, 3});
-  std::vector<EValue> v{c->tensor(), a->tensor(), b->tensor(), o->tensor(), o->tensor()};
-  ASSERT_EQ(call("aten::where.self_out", v), Error::Ok);
-  expect_close(o->values(), {1, 2, 3, -1, -1, -1});
-  auto fc = make<float>(ScalarType::Float, {1}, {1});
-  std::vector<EValue> v2{fc->tensor(), a->tensor(), b->tensor(), o->tensor(), o->tensor()};
-  EXPECT_NE(call("aten::where.self_out", v2), Error::Ok);
+
+// Any dim order: channels-last and contiguous operands mixed, broadcast, and
+// a channels-last out; every value computed here in double.
+TEST(BinaryOps, ChannelsLastOperandsInSeveralDtypes) {
+  const std::vector<uint8_t> cl{0, 2, 3, 1};
+  std::vector<double> av, bv{3, -2};
+  for (int i = 0; i < 8; ++i) av.push_back(i - 3);
+  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::Double,
+                       ScalarType::Int, ScalarType::Char}) {
+    auto a = tensor_of(t, {1, 2, 2, 2}, av, cl);
+    auto b = tensor_of(t, {2, 1, 1}, bv);
+    for (const char* op : {"aten::add.out", "aten::sub.out", "aten::mul.out"}) {
+      auto o = out_of(t, {1, 2, 2, 2}, cl);
+      const std::string n = op;
+      std::vector<EValue> v{a->tensor(), b->tensor()};
+      if (n != "aten::mul.out") v.emplace_back(int64_t(2));
+      v.emplace_back(o->tensor());
+      ASSERT_EQ(call_out(op, v, *o), Error::Ok) << op << " " << dtype_name(t);
+      std::vector<double> want;
+      for (int i = 0; i < 8; ++i) {
+        const double x = av[i], y = bv[i / 4];
+        want.push_back(n == "aten::add.out" ? x + 2 * y : n == "aten::sub.out" ? x - 2 * y
+                                                                              : x * y);
+      }
+      expect_close(logical(*o), want, tolerance(t));
+    }
+  }
+  // div of two int channels-last tensors into a contiguous float out.
+  auto a = tensor_of(ScalarType::Int, {1, 2, 1, 2}, {1, 2, 3, 4}, cl);
+  auto b = tensor_of(ScalarType::Long, {1, 2, 1, 2}, {4, 4, 2, 8}, cl);
+  auto o = out_of(ScalarType::Float, {1, 2, 1, 2});
+  ASSERT_EQ(call_out("aten::div.out", {a->tensor(), b->tensor(), o->tensor()}, *o), Error::Ok);
+  expect_close(logical(*o), {0.25, 0.5, 1.5, 0.5});
+}
+
+// The out shrinks to a result shorter than its capacity (dynamic shapes).
+TEST(BinaryOps, OutResizedWithinCapacity) {
+  auto a = tensor_of(ScalarType::Float, {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto b = tensor_of(ScalarType::Float, {3}, {1, 1, 1});
+  auto o = out_of(ScalarType::Float, {4, 3});
+  ASSERT_EQ(call_out("aten::mul.out", {a->tensor(), b->tensor(), o->tensor()}, *o), Error::Ok);
+  EXPECT_EQ(o->shape(), (std::vector<int32_t>{2, 3}));
+  expect_close(logical(*o), {1, 2, 3, 4, 5, 6});
 }

@@ -1,6 +1,6 @@
 // Unary, matmul, reduction, shape, conv/pool, norm and prim kernels. Expected
 // values are hand-computed or from Python's math module (double precision).
-#include "kernel_test_util.h"
+#include "dtype_test_util.h"
 
 using namespace kt;
 
@@ -42,6 +42,38 @@ TEST(UnaryOps, Activations) {
   // wrong tag for out
   std::vector<EValue> bad{a->tensor(), EValue(int64_t(1)), EValue(int64_t(1))};
   EXPECT_EQ(call("aten::relu.out", bad), Error::InvalidArgument);
+}
+
+// relu/sigmoid/tanh/silu in any dim order: channels-last in, either order
+// out, several dtypes, the out resized within its capacity.
+TEST(UnaryOps, ActivationsInAnyDimOrder) {
+  const std::vector<uint8_t> cl{0, 2, 3, 1};
+  const std::vector<double> x{-2, -0.5, 0, 1, 3, -1, 0.25, 2};
+  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::Double}) {
+    auto a = tensor_of(t, {1, 2, 2, 2}, x, cl);
+    for (const bool out_cl : {true, false}) {
+      auto o = out_cl ? out_of(t, {1, 2, 2, 2}, cl) : out_of(t, {1, 2, 2, 2}, {}, 16);
+      ASSERT_EQ(call_out("aten::relu.out", {a->tensor(), o->tensor()}, *o), Error::Ok);
+      std::vector<double> want;
+      for (double v : x) want.push_back(v < 0 ? 0 : as_dtype(t, v));
+      EXPECT_EQ(logical(*o), want) << dtype_name(t);
+      ASSERT_EQ(call_out("aten::sigmoid.out", {a->tensor(), o->tensor()}, *o), Error::Ok);
+      want.clear();
+      for (double v : x) want.push_back(1 / (1 + std::exp(-as_dtype(t, v))));
+      expect_close(logical(*o), want, tolerance(t), tolerance(t));
+      ASSERT_EQ(call_out("aten::silu.out", {a->tensor(), o->tensor()}, *o), Error::Ok);
+      want.clear();
+      for (double v : x) want.push_back(v / (1 + std::exp(-v)));
+      expect_close(logical(*o), want, tolerance(t), tolerance(t));
+    }
+  }
+  auto i = tensor_of(ScalarType::Int, {1, 2, 1, 2}, {-3, 4, 0, -1}, cl);
+  auto io = out_of(ScalarType::Int, {1, 2, 1, 2}, cl);
+  ASSERT_EQ(call_out("aten::relu.out", {i->tensor(), io->tensor()}, *io), Error::Ok);
+  EXPECT_EQ(logical(*io), (std::vector<double>{0, 4, 0, 0}));
+  auto fo = out_of(ScalarType::Float, {1, 2, 1, 2});
+  ASSERT_EQ(call_out("aten::tanh.out", {i->tensor(), fo->tensor()}, *fo), Error::Ok);
+  expect_close(logical(*fo), {std::tanh(-3.0), std::tanh(4.0), 0, std::tanh(-1.0)});
 }
 
 TEST(UnaryOps, CopiesAndFull) {
