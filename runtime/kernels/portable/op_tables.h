@@ -24,6 +24,7 @@ Span<const Kernel> select_kernels();           // select_ops.cpp
 Span<const Kernel> prim_kernels();             // prim_ops.cpp
 Span<const Kernel> prim_scalar_kernels();      // prim_scalar_ops.cpp
 Span<const Kernel> pad_kernels();              // pad_ops.cpp
+Span<const Kernel> scatter_kernels();          // scatter_ops.cpp
 
 } // namespace portable
 } // namespace runtime

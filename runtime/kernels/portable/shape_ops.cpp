@@ -199,7 +199,8 @@ void slice_copy_out(KernelRuntimeContext& ctx, Args args) {
   if (end < 0) end += n;
   start = start < 0 ? 0 : (start > n ? n : start);
   end = end < start ? start : (end > n ? n : end);
-  const int64_t len = (end - start + step - 1) / step;
+  // (end - start + step - 1) / step without overflowing for a huge step.
+  const int64_t len = end > start ? (end - start - 1) / step + 1 : 0;
   Shape vs = shape_of(*in);
   int64_t vstr[kMaxDim];
   contiguous_strides(vs, vstr);
