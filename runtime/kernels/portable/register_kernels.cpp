@@ -79,6 +79,7 @@ void register_builtin_kernels() {
       prim_scalar_kernels(),
       pad_kernels(),
       scatter_kernels(),
+      mask_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
