@@ -24,6 +24,7 @@
 
 #include <executorch/extension/data_loader/file_data_loader.h>
 #include <executorch/extension/data_loader/mmap_data_loader.h>
+#include <executorch/extension/memory_allocator/planned_memory.h>
 #include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/platform/runtime.h>
 
@@ -101,24 +102,24 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Planned memory and the method allocator for one loaded method.
+// Planned memory (the library's PlannedMemory, as Module and executorch-run
+// use it) and the method allocator for one loaded method.
 struct MethodMemory {
-  std::vector<std::unique_ptr<uint8_t[]>> buffers;
-  std::vector<Span<uint8_t>> spans;
+  std::unique_ptr<::executorch::extension::PlannedMemory> planned;
   std::unique_ptr<uint8_t[]> pool;
   std::unique_ptr<MemoryAllocator> method_allocator;
-  std::unique_ptr<HierarchicalAllocator> planned;
   std::unique_ptr<MemoryManager> manager;
   explicit MethodMemory(const MethodMeta& meta, size_t pool_size = 1 << 20) {
-    for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-      size_t n = size_t(meta.memory_planned_buffer_size(i).get());
-      buffers.emplace_back(new uint8_t[n ? n : 1]());
-      spans.emplace_back(buffers.back().get(), n);
+    auto p = ::executorch::extension::PlannedMemory::for_method(meta, nullptr);
+    if (!p.ok()) {
+      std::fprintf(stderr, "cannot allocate planned memory: error 0x%x\n",
+                   static_cast<unsigned>(p.error()));
+      std::exit(1);
     }
+    planned = std::move(*p);
     pool.reset(new uint8_t[pool_size]);
     method_allocator.reset(new MemoryAllocator(uint32_t(pool_size), pool.get()));
-    planned.reset(new HierarchicalAllocator({spans.data(), spans.size()}));
-    manager.reset(new MemoryManager(method_allocator.get(), planned.get()));
+    manager.reset(new MemoryManager(method_allocator.get(), planned->allocator()));
   }
 };
 

@@ -47,6 +47,9 @@ for p in $PROGRAMS; do
 done
 NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
 export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}
+# The library names the commit it was built from; that is what was measured.
+LIBVER=$("$B/tools/executorch-run/executorch-run" --version | sed -n 's/.*(libexecutorch \(.*\))$/\1/p')
+COMMIT=${LIBVER:-$COMMIT}
 {
   echo "== gpu_compare $(date -u +%Y-%m-%dT%H:%MZ), ours at $COMMIT, upstream cff6f4dd32"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

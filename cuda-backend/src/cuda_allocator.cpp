@@ -14,11 +14,16 @@ using runtime::Error;
 // cudaMalloc/cudaFree and synchronous cudaMemcpy.
 class CudaDeviceAllocator final : public runtime::DeviceAllocator {
  public:
-  runtime::etensor::DeviceType type() const override {
+  runtime::etensor::DeviceType device_type() const override {
     return runtime::etensor::DeviceType::CUDA;
   }
-  runtime::Result<void*> allocate(size_t nbytes,
-                                  runtime::etensor::DeviceIndex index) override {
+  // cudaMalloc returns 256-byte aligned memory; a stricter alignment is refused.
+  runtime::Result<void*> allocate(size_t nbytes, runtime::etensor::DeviceIndex index,
+                                  size_t alignment) override {
+    ET_CHECK_OR_RETURN_ERROR(alignment != 0 && (alignment & (alignment - 1)) == 0 &&
+                                 alignment <= 256,
+                             InvalidArgument, "CUDA allocator: alignment %zu not supported",
+                             alignment);
     ET_CHECK_OK_OR_RETURN_ERROR(use_device(index));
     void* p = nullptr;
     const cudaError_t e = cudaMalloc(&p, nbytes == 0 ? 1 : nbytes);

@@ -47,7 +47,7 @@ TEST(CudaBackendLinked, RegisteredOnceAtStart) {
 TEST(CudaBackendLinked, CudaAllocatorRegisteredOnce) {
   ASSERT_NE(allocator_at_start, nullptr);
   EXPECT_EQ(et_test::cuda_allocator(), allocator_at_start);
-  EXPECT_EQ(allocator_at_start->type(), executorch::runtime::etensor::DeviceType::CUDA);
+  EXPECT_EQ(allocator_at_start->device_type(), executorch::runtime::etensor::DeviceType::CUDA);
   // A second CUDA allocator is refused with an Error, not an abort.
   et_test::DummyCudaAllocator dup;
   EXPECT_EQ(executorch::runtime::register_device_allocator(&dup), Error::InvalidArgument);

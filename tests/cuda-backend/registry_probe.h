@@ -67,11 +67,11 @@ inline executorch::runtime::DeviceAllocator* cuda_allocator() {
 // A stand-in allocator for the duplicate-registration check.
 class DummyCudaAllocator final : public executorch::runtime::DeviceAllocator {
  public:
-  executorch::runtime::etensor::DeviceType type() const override {
+  executorch::runtime::etensor::DeviceType device_type() const override {
     return executorch::runtime::etensor::DeviceType::CUDA;
   }
-  executorch::runtime::Result<void*> allocate(size_t,
-                                              executorch::runtime::etensor::DeviceIndex) override {
+  executorch::runtime::Result<void*> allocate(size_t, executorch::runtime::etensor::DeviceIndex,
+                                              size_t) override {
     return executorch::runtime::Error::NotSupported;
   }
   void deallocate(void*, executorch::runtime::etensor::DeviceIndex) override {}

@@ -17,7 +17,7 @@
 #include <executorch/runtime/core/named_data_map.h>
 #include <executorch/runtime/platform/runtime.h>
 
-#include "common/quiet_log.h"
+#include "untrusted_input/quiet_log.h"
 
 namespace {
 

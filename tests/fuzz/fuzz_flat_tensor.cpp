@@ -11,7 +11,7 @@
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/runtime/platform/runtime.h>
 
-#include "common/quiet_log.h"
+#include "untrusted_input/quiet_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   et_fuzz::quiet_logs_once();

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/quiet_log.h"
-#include "common/run_program.h"
+#include "untrusted_input/quiet_log.h"
+#include "untrusted_input/run_program.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   et_fuzz::quiet_logs_once();

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/seed_programs.h"
+#include "untrusted_input/seed_programs.h"
 
 namespace {
 

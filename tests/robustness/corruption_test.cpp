@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-#include "common/corrupt.h"
-#include "common/run_program.h"
-#include "common/seed_programs.h"
+#include "untrusted_input/corrupt.h"
+#include "untrusted_input/run_program.h"
+#include "untrusted_input/seed_programs.h"
 
 namespace {
 

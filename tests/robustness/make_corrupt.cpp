@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "common/corrupt.h"
-#include "common/seed_programs.h"
+#include "untrusted_input/corrupt.h"
+#include "untrusted_input/seed_programs.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "common/run_program.h"
+#include "untrusted_input/run_program.h"
 
 namespace {
 

@@ -80,14 +80,27 @@ def fails(*args, env=None, contains=(), code=None, error=None):
     return lines[0]
 
 
+TENSOR_LINE = re.compile(r"^output (\d+): (\w+) tensor\(sizes=\[([\d, ]*)\], \[(.*)\]\)$")
+
+
+def tensor_line(out, index=0):
+    """(dtype, sizes, values) of output `index` in text mode, printed by the
+    library's print_evalue: `output 0: Float tensor(sizes=[2], [1., 2.])`."""
+    for line in out.splitlines():
+        m = TENSOR_LINE.match(line)
+        if m and int(m.group(1)) == index:
+            sizes = [int(v) for v in m.group(3).split(",") if v.strip()]
+            return m.group(2), sizes, [v.strip() for v in m.group(4).split(",")]
+    raise Failed(f"no tensor line for output {index}")
+
+
 def values_of(out, index=0):
     """The values printed for output `index` in text mode."""
-    lines = out.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith(f"output {index}:"):
-            vals = lines[i + 1].strip().strip("[]")
-            return [v.strip() for v in vals.split(",")]
-    raise Failed(f"no 'output {index}:' line")
+    return tensor_line(out, index)[2]
+
+
+def numbers(values):
+    return [float(v) for v in values]
 
 
 def close(a, b, tol=1e-6):
@@ -105,14 +118,14 @@ def case_help():
 
 def case_version():
     out = ok("--version")
-    check(re.match(r"^executorch-run \d+\.\d+", out), "bad --version output")
+    check(re.match(r"^executorch-run \d+\.\d+\.\d+ \(libexecutorch \S+\)$", out.strip()),
+          "bad --version output")
 
 
 def case_add():
     out = ok(ADD, "--input", "3.5", "--input", "-1.25")
-    check("2.25" in out, "3.5 + -1.25 should print 2.25")
     check(values_of(out) == ["2.25"], "output 0 should be [2.25]")
-    check("Float" in out and "[1]" in out, "dtype and shape should be printed")
+    check(tensor_line(out)[:2] == ("Float", [1]), "dtype and shape should be printed")
     check(re.search(r"timing: .*min .* us, median .* us", out), "no timing line")
 
 
@@ -292,6 +305,25 @@ def case_backends():
     fails("--backends", ADD)
 
 
+def case_backend_plugins():
+    """The CUDA backend found as a plugin through EXECUTORCH_BACKEND_PATH
+    (meson sets it to the build tree's cuda-backend directory), registered
+    once; with the path emptied and no loader path, nothing is found."""
+    plugin_dir = os.environ["EXECUTORCH_BACKEND_PATH"]
+    rc, out, err = run("--backends", "--verbose")
+    check(rc == 0, f"exit status {rc}")
+    check("1 backend plugin(s) loaded" in err, "the plugin in EXECUTORCH_BACKEND_PATH was not loaded")
+    check("did not load" not in err and "loaded libexecutorch_cuda_backend" not in err,
+          "the soname fallback ran although the plugin provided the backend")
+    check([l.split()[0] for l in out.splitlines()].count("CudaBackend") == 1,
+          "CudaBackend must be listed exactly once")
+    rc, out, err = run("--backends", "--verbose",
+                       env={"EXECUTORCH_BACKEND_PATH": ""})
+    check(rc == 0, f"exit status {rc}")
+    check("0 backend plugin(s) loaded" in err, "no plugin expected without a path")
+    check("CudaBackend" not in out, f"CudaBackend listed without a plugin ({plugin_dir} unset)")
+
+
 def case_backends_json():
     j = ok_json("--backends")
     check(isinstance(j["backends"], list), "backends list")
@@ -302,8 +334,8 @@ def case_backends_json():
 
 def case_demo():
     out = ok()
-    check(values_of(out) == ["3", "3", "3", "3"], "demo: ones * 2 + ones = 3")
-    check("Float [2, 2]" in out, "demo output dtype and shape")
+    check(numbers(values_of(out)) == [3, 3, 3, 3], "demo: ones * 2 + ones = 3")
+    check(tensor_line(out)[:2] == ("Float", [2, 2]), "demo output dtype and shape")
     out = ok("--input", "1,2,3,4", "--input", "0.5,0.5,0.5,0.5")
     check(values_of(out) == ["2.5", "4.5", "6.5", "8.5"], "demo: x * 2 + y")
 
@@ -372,9 +404,12 @@ def case_long_output():
         pte = os.path.join(fixtures(d), "big.pte")
         spec = ",".join(str(i) for i in range(100))
         out = ok(pte, "--input", spec)
-        check("(100 values)" in out and "..." in out, "long outputs are truncated")
-        vals = values_of(out)
-        check(vals[0] == "0" and vals[-1] == "198" and len(vals) < 30, "edges shown")
+        dtype, sizes, vals = tensor_line(out)
+        check(sizes == [100] and "..." in vals, "long outputs are summarized")
+        check(numbers(vals[:8]) == [2.0 * i for i in range(8)] and vals[8] == "..." and
+              numbers(vals[9:]) == [2.0 * i for i in range(92, 100)], "first and last 8")
+        vals = values_of(ok(pte, "--input", spec, "--all-values"))
+        check(numbers(vals) == [2.0 * i for i in range(100)], "--all-values prints all")
         j = ok_json(pte, "--input", spec)
         check(j["outputs"][0]["values"] == [2.0 * i for i in range(100)],
               "--json prints every value")
@@ -394,8 +429,8 @@ def case_huge_output():
     with tempfile.TemporaryDirectory() as d:
         pte = os.path.join(fixtures(d), "huge.pte")
         out = timed_ok(pte)
-        check("output 0: Byte [32768, 32768] (1073741824 values)" in out, "summary header")
-        vals = values_of(out)
+        dtype, sizes, vals = tensor_line(out)
+        check(dtype == "Byte" and sizes == [32768, 32768], "dtype and sizes")
         check(len(vals) == 17 and vals[8] == "..." and vals[0] == "0", "first/last 8")
         args = (pte, "--json")
         j = json.loads(timed_ok(*args))

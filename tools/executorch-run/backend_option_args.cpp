@@ -60,7 +60,7 @@ bool BackendOptionArgs::add(const std::string& arg, std::string* why) {
 const rt::LoadBackendOptionsMap* BackendOptionArgs::map() {
   if (backends_.empty()) return nullptr;
   map_ = rt::LoadBackendOptionsMap();
-  for (const PerBackend& b : backends_) {
+  for (PerBackend& b : backends_) {
     (void)map_.set_options(b.name.c_str(), {b.options.data(), b.options.size()});
   }
   return &map_;

@@ -20,6 +20,14 @@ Span<const Kernel> scalar_creation_kernels();  // scalar_creation_ops.cpp
 Span<const Kernel> index_kernels();            // index_ops.cpp
 Span<const Kernel> lane_kernels();             // lane_ops.cpp
 Span<const Kernel> copy_kernels();             // copy_ops.cpp
+Span<const Kernel> creation_kernels();    // creation_ops.cpp
+Span<const Kernel> view_kernels();        // view_ops.cpp
+Span<const Kernel> split_stack_kernels(); // split_stack_ops.cpp
+Span<const Kernel> repeat_kernels();      // repeat_ops.cpp
+Span<const Kernel> upsample_kernels();    // upsample_ops.cpp
+Span<const Kernel> norm_stats_kernels();  // norm_stats_ops.cpp
+Span<const Kernel> reduce_kernels();      // reduce_ops.cpp
+Span<const Kernel> minmax_kernels();      // minmax_ops.cpp
 Span<const Kernel> select_kernels();           // select_ops.cpp
 Span<const Kernel> prim_kernels();             // prim_ops.cpp
 Span<const Kernel> prim_scalar_kernels();      // prim_scalar_ops.cpp

@@ -1,8 +1,6 @@
 // The device allocator registry: one slot per DeviceType, guarded by a mutex.
 #include <executorch/runtime/core/device_allocator.h>
 
-#include <mutex>
-
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -10,21 +8,9 @@ namespace runtime {
 
 namespace {
 
-constexpr size_t kNumDeviceTypes = 2; // CPU, CUDA
-
-std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-DeviceAllocator** slots() {
-  static DeviceAllocator* s[kNumDeviceTypes] = {};
-  return s;
-}
-
 bool slot_index(etensor::DeviceType type, size_t* out) {
   const auto i = static_cast<int>(type);
-  if (i < 0 || static_cast<size_t>(i) >= kNumDeviceTypes) {
+  if (i < 0 || static_cast<size_t>(i) >= etensor::kNumDeviceTypes) {
     return false;
   }
   *out = static_cast<size_t>(i);
@@ -50,48 +36,64 @@ const char* device_type_name(etensor::DeviceType type) {
   return "unknown";
 }
 
-Error register_device_allocator(DeviceAllocator* allocator) {
-  ET_CHECK_OR_RETURN_ERROR(allocator != nullptr, InvalidArgument,
+DeviceAllocatorRegistry& DeviceAllocatorRegistry::instance() {
+  // Never destroyed: backend libraries unregister from their own static
+  // destructors, which may run after this library's.
+  static DeviceAllocatorRegistry* registry = new DeviceAllocatorRegistry();
+  return *registry;
+}
+
+Error DeviceAllocatorRegistry::register_allocator(DeviceAllocator* alloc) {
+  ET_CHECK_OR_RETURN_ERROR(alloc != nullptr, InvalidArgument,
                            "register_device_allocator: null allocator");
-  const etensor::DeviceType type = allocator->type();
+  const etensor::DeviceType type = alloc->device_type();
   size_t i = 0;
   ET_CHECK_OR_RETURN_ERROR(slot_index(type, &i) && type != etensor::DeviceType::CPU,
                            InvalidArgument,
                            "register_device_allocator: device type %d cannot have an "
                            "allocator", static_cast<int>(type));
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  if (slots()[i] != nullptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (allocators_[i] != nullptr) {
     ET_LOG(Error, "register_device_allocator: %s already has an allocator; keeping it",
            device_type_name(type));
     return Error::InvalidArgument;
   }
-  slots()[i] = allocator;
+  allocators_[i] = alloc;
   return Error::Ok;
 }
 
-Error unregister_device_allocator(DeviceAllocator* allocator) {
-  if (allocator == nullptr) {
-    return Error::InvalidArgument;
-  }
+Error DeviceAllocatorRegistry::unregister_allocator(DeviceAllocator* alloc) {
   size_t i = 0;
-  if (!slot_index(allocator->type(), &i)) {
+  if (alloc == nullptr || !slot_index(alloc->device_type(), &i)) {
     return Error::InvalidArgument;
   }
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  if (slots()[i] != allocator) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (allocators_[i] != alloc) {
     return Error::NotFound;
   }
-  slots()[i] = nullptr;
+  allocators_[i] = nullptr;
   return Error::Ok;
 }
 
-DeviceAllocator* get_device_allocator(etensor::DeviceType type) {
+DeviceAllocator* DeviceAllocatorRegistry::get_allocator(etensor::DeviceType type) {
   size_t i = 0;
   if (!slot_index(type, &i)) {
     return nullptr;
   }
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  return slots()[i];
+  std::lock_guard<std::mutex> lock(mutex_);
+  return allocators_[i];
+}
+
+Error register_device_allocator(DeviceAllocator* alloc) {
+  return DeviceAllocatorRegistry::instance().register_allocator(alloc);
+}
+
+Error unregister_device_allocator(DeviceAllocator* alloc) {
+  return DeviceAllocatorRegistry::instance().unregister_allocator(alloc);
+}
+
+DeviceAllocator* get_device_allocator(etensor::DeviceType type) {
+  return DeviceAllocatorRegistry::instance().get_allocator(type);
 }
 
 } // namespace runtime

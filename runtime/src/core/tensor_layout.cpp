@@ -1,12 +1,12 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
-#include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/core/tensor_layout.h>
 
 #include "core/checked_math.h"
 
 namespace executorch {
 namespace runtime {
 
-Result<TensorLayout> TensorLayout::create(Span<const int32_t> sizes,
+Result<const TensorLayout> TensorLayout::create(Span<const int32_t> sizes,
                                           Span<const uint8_t> dim_order,
                                           ::executorch::aten::ScalarType scalar_type) {
   ET_CHECK_OR_RETURN_ERROR(sizes.size() == dim_order.size(), InvalidArgument,

@@ -166,7 +166,30 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
   return Error::Ok;
 }
 
-Error Method::execute() { return internal::execute_method(state_); }
+Error Method::execute() {
+  ET_CHECK_OR_RETURN_ERROR(!in_progress(), InvalidState,
+                           "Method execution is in progress (step()); finish it first");
+  return internal::execute_method(state_);
+}
+
+Error Method::step() { return internal::step_method(state_); }
+
+Error Method::experimental_step() { return step(); }
+
+bool Method::in_progress() const {
+  const internal::StepState& st = state_->step;
+  return (st.chain != 0 || st.pc != 0) && st.chain < state_->n_chains;
+}
+
+Error Method::reset_execution() {
+  internal::StepState& st = state_->step;
+  ET_CHECK_OR_RETURN_ERROR(st.chain >= state_->n_chains, InvalidState,
+                           "Cannot reset until EndOfMethod has been reached");
+  st = internal::StepState();
+  return Error::Ok;
+}
+
+Error Method::experimental_reset_execution() { return reset_execution(); }
 
 Error Method::get_outputs(EValue* output_evalues, size_t length) {
   ET_CHECK_OR_RETURN_ERROR(output_evalues != nullptr && length >= outputs_size(),

@@ -56,76 +56,89 @@ Error charge_work(MethodState* ms, Span<EValue*> args, uint64_t* work, size_t pc
   return Error::Ok;
 }
 
-struct RunCounters {
-  size_t executed = 0;
-  uint64_t work = 0;
-};
+// Runs instruction pc of chain c; *next is the instruction to run after it.
+Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counters,
+                      size_t* next) {
+  const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
+  const char* method_name = ms->plan->name()->c_str();
+  const fb::Instruction* in = instrs->Get(uint32_t(pc));
+  InstructionSlot& slot = ms->instructions[ms->chain_start[c] + pc];
+  *next = pc + 1;
+  switch (in->instr_args_type()) {
+    case fb::InstructionArguments::KernelCall: {
+      ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
+      KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
+      slot.op(ctx, slot.args);
+      if (ctx.failure_state() != Error::Ok) {
+        ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc,
+               method_name, unsigned(ctx.failure_state()));
+        return ctx.failure_state();
+      }
+      break;
+    }
+    case fb::InstructionArguments::DelegateCall: {
+      ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
+      const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
+      DelegateSlot& d = ms->delegates[idx];
+      BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(), method_name);
+      const Error e = d.backend->execute(ctx, d.handle, slot.args);
+      if (e != Error::Ok) {
+        ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x", int(idx),
+               pc, method_name, unsigned(e));
+        return e;
+      }
+      break;
+    }
+    case fb::InstructionArguments::MoveCall: {
+      const auto* m = in->instr_args_as_MoveCall();
+      ms->values[m->move_to()] = ms->values[m->move_from()];
+      break;
+    }
+    case fb::InstructionArguments::JumpFalseCall: {
+      const auto* j = in->instr_args_as_JumpFalseCall();
+      auto cond = condition_value(ms->values[j->cond_value_index()]);
+      ET_CHECK_OK_OR_RETURN_ERROR(cond.error());
+      if (!*cond) {
+        *next = size_t(j->destination_instruction());
+      }
+      break;
+    }
+    case fb::InstructionArguments::FreeCall: {
+      EValue& v = ms->values[in->instr_args_as_FreeCall()->value_index()];
+      ET_CHECK_OR_RETURN_ERROR(v.isTensor(), InvalidProgram,
+                               "FreeCall at instruction %zu on a non-tensor", pc);
+      v.toTensor().unsafeGetTensorImpl()->set_data(nullptr);
+      break;
+    }
+    default:
+      ET_LOG(Error, "Unknown instruction type %d", int(in->instr_args_type()));
+      return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+size_t chain_length(const MethodState* ms, size_t c) {
+  const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
+  return instrs == nullptr ? 0 : instrs->size();
+}
+
+// Counts one more instruction against the per-run cap.
+Error count_instruction(const MethodState* ms, RunCounters* counters) {
+  if (++counters->executed > kMaxInstructionsPerRun) {
+    ET_LOG(Error, "Method '%s' hit the instruction limit of %zu", ms->plan->name()->c_str(),
+           kMaxInstructionsPerRun);
+    return Error::InvalidState;
+  }
+  return Error::Ok;
+}
 
 Error run_chain(MethodState* ms, size_t c, RunCounters* counters) {
-  const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
-  const size_t n = instrs == nullptr ? 0 : instrs->size();
-  const char* method_name = ms->plan->name()->c_str();
+  const size_t n = chain_length(ms, c);
   size_t pc = 0;
   while (pc < n) {
-    if (++counters->executed > kMaxInstructionsPerRun) {
-      ET_LOG(Error, "Method '%s' hit the instruction limit of %zu", method_name,
-             kMaxInstructionsPerRun);
-      return Error::InvalidState;
-    }
-    const fb::Instruction* in = instrs->Get(uint32_t(pc));
-    InstructionSlot& slot = ms->instructions[ms->chain_start[c] + pc];
-    size_t next = pc + 1;
-    switch (in->instr_args_type()) {
-      case fb::InstructionArguments::KernelCall: {
-        ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
-        KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
-        slot.op(ctx, slot.args);
-        if (ctx.failure_state() != Error::Ok) {
-          ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc,
-                 method_name, unsigned(ctx.failure_state()));
-          return ctx.failure_state();
-        }
-        break;
-      }
-      case fb::InstructionArguments::DelegateCall: {
-        ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
-        const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
-        DelegateSlot& d = ms->delegates[idx];
-        BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(),
-                                    method_name);
-        const Error e = d.backend->execute(ctx, d.handle, slot.args);
-        if (e != Error::Ok) {
-          ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x",
-                 int(idx), pc, method_name, unsigned(e));
-          return e;
-        }
-        break;
-      }
-      case fb::InstructionArguments::MoveCall: {
-        const auto* m = in->instr_args_as_MoveCall();
-        ms->values[m->move_to()] = ms->values[m->move_from()];
-        break;
-      }
-      case fb::InstructionArguments::JumpFalseCall: {
-        const auto* j = in->instr_args_as_JumpFalseCall();
-        auto cond = condition_value(ms->values[j->cond_value_index()]);
-        ET_CHECK_OK_OR_RETURN_ERROR(cond.error());
-        if (!*cond) {
-          next = size_t(j->destination_instruction());
-        }
-        break;
-      }
-      case fb::InstructionArguments::FreeCall: {
-        EValue& v = ms->values[in->instr_args_as_FreeCall()->value_index()];
-        ET_CHECK_OR_RETURN_ERROR(v.isTensor(), InvalidProgram,
-                                 "FreeCall at instruction %zu on a non-tensor", pc);
-        v.toTensor().unsafeGetTensorImpl()->set_data(nullptr);
-        break;
-      }
-      default:
-        ET_LOG(Error, "Unknown instruction type %d", int(in->instr_args_type()));
-        return Error::InvalidProgram;
-    }
+    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, counters));
+    size_t next = pc;
+    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, c, pc, counters, &next));
     pc = next;
   }
   return Error::Ok;
@@ -154,6 +167,29 @@ Error execute_method(MethodState* ms) {
     ms->memory->temp_allocator()->reset();
   }
   return err;
+}
+
+Error step_method(MethodState* ms) {
+  StepState& st = ms->step;
+  if (st.chain >= ms->n_chains) {
+    return Error::EndOfMethod;
+  }
+  const size_t n = chain_length(ms, st.chain);
+  if (st.pc < n) {
+    // Scratch memory lives for one instruction when stepping.
+    if (ms->memory->temp_allocator() != nullptr) {
+      ms->memory->temp_allocator()->reset();
+    }
+    ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, &st.counters));
+    size_t next = st.pc;
+    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, st.chain, st.pc, &st.counters, &next));
+    st.pc = next;
+  }
+  if (st.pc >= n) {
+    st.chain += 1;
+    st.pc = 0;
+  }
+  return Error::Ok;
 }
 
 } // namespace internal

@@ -78,7 +78,7 @@ Error init_delegate(MethodState* ms, uint32_t index,
     runtime_specs = backend_options->get_options(id);
   }
   BackendInitContext ctx(alloc, ms->tracer, ms->plan->name()->c_str(),
-                         ms->named_data.empty() ? nullptr : &ms->named_data,
+                         ms->named_data,
                          runtime_specs);
   DelegateSlot* slot = new (&ms->delegates[index]) DelegateSlot();
   slot->processed = std::move(processed);
@@ -209,6 +209,31 @@ Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
   return Error::Ok;
 }
 
+bool has_keys(const NamedDataMap* m) {
+  if (m == nullptr) {
+    return false;
+  }
+  auto n = m->get_num_keys();
+  return !n.ok() || *n > 0;  // an error is reported by the merge
+}
+
+// The caller's map and the program's own named data as one map. A key in
+// both is an error, as upstream's merge makes it.
+Error set_named_data(MethodState* ms, const NamedDataMap* external,
+                     const NamedDataMap* program_named) {
+  if (!has_keys(external) || !has_keys(program_named)) {
+    ms->named_data = has_keys(external) ? external : program_named;
+    return Error::Ok;
+  }
+  const NamedDataMap* maps[] = {external, program_named};
+  auto merged = ::executorch::extension::merged_data_map::MergedDataMap::load(maps);
+  ET_CHECK_OK_OR_RETURN_ERROR(merged.error(),
+                              "Cannot use the named data map with the program's own");
+  ms->merged_data.emplace(std::move(*merged));
+  ms->named_data = &*ms->merged_data;
+  return Error::Ok;
+}
+
 Error fill_state(MethodState* ms, const LoadBackendOptionsMap* backend_options,
                  Span<const Kernel> kernel_registry) {
   ET_CHECK_OK_OR_RETURN_ERROR(parse_values(ms));
@@ -239,8 +264,11 @@ Result<MethodState*> load_method_state(const ProgramState* program,
                            "Method allocator is out of memory for the method state");
   const NamedDataMap* program_named =
       program->fb->named_data() != nullptr ? &program->named_data : nullptr;
-  new (ms) MethodState(program, plan, memory, tracer, named_data_map, program_named);
-  const Error err = fill_state(ms, backend_options, kernel_registry);
+  new (ms) MethodState(program, plan, memory, tracer);
+  Error err = set_named_data(ms, named_data_map, program_named);
+  if (err == Error::Ok) {
+    err = fill_state(ms, backend_options, kernel_registry);
+  }
   if (err != Error::Ok) {
     ms->~MethodState();
     return err;

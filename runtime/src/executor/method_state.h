@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
+#include <executorch/extension/named_data_map/merged_data_map.h>
 #include <executorch/runtime/backend/backend_options_map.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/evalue.h>
@@ -13,7 +15,6 @@
 #include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 
-#include "executor/merged_named_data.h"
 #include "program_generated.h"
 
 namespace executorch {
@@ -35,12 +36,22 @@ struct InstructionSlot {
   Span<EValue*> args;
 };
 
+// What one run has done so far, against the instruction and work caps.
+struct RunCounters {
+  size_t executed = 0;
+  uint64_t work = 0;
+};
+
+struct StepState {
+  size_t chain = 0;
+  size_t pc = 0;
+  RunCounters counters;
+};
+
 struct MethodState {
   MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
-              MemoryManager* m, EventTracer* t, const NamedDataMap* external,
-              const NamedDataMap* program_named)
-      : program(p), plan(pl), memory(m), tracer(t),
-        named_data(external, program_named) {}
+              MemoryManager* m, EventTracer* t)
+      : program(p), plan(pl), memory(m), tracer(t) {}
   ~MethodState();
   MethodState(const MethodState&) = delete;
   MethodState& operator=(const MethodState&) = delete;
@@ -49,7 +60,9 @@ struct MethodState {
   const executorch_flatbuffer::ExecutionPlan* plan;
   MemoryManager* memory;
   EventTracer* tracer;
-  MergedNamedDataMap named_data;
+  // The caller's named data beside the program's own (nullptr: neither).
+  const NamedDataMap* named_data = nullptr;
+  std::optional<::executorch::extension::merged_data_map::MergedDataMap> merged_data;
 
   EValue* values = nullptr;
   size_t n_values = 0;
@@ -71,6 +84,8 @@ struct MethodState {
   // External tensor data kept alive while the method lives.
   FreeableBuffer* external_data = nullptr;
   size_t n_external_data = 0;
+  // Where Method::step() is: chain, instruction, what it has run so far.
+  StepState step;
 };
 
 // Builds a MethodState in memory->method_allocator(). On failure everything
@@ -92,6 +107,8 @@ uint64_t call_work(Span<EValue*> args);
 // Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
 // and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
+// Runs the next instruction (Method::step); EndOfMethod when all have run.
+Error step_method(MethodState* ms);
 
 } // namespace internal
 } // namespace runtime

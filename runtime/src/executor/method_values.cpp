@@ -110,96 +110,131 @@ Error tensor_device(MethodState* ms, const fb::Tensor* t, uint32_t vi,
   return Error::Ok;
 }
 
-// Where a tensor's bytes live; sets impl's data pointer (impl's device is
-// settled by tensor_device()).
-Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
-                          size_t nbytes, uint32_t vi) {
-  if (const auto* a = t->allocation_info()) {
-    HierarchicalAllocator* planned = ms->memory->planned_memory();
-    ET_CHECK_OR_RETURN_ERROR(planned != nullptr, InvalidArgument,
-                             "Value %u is memory-planned but no planned memory was "
-                             "given", vi);
-    // memory_id is 1-based in the file; the caller's buffer 0 is mem_id 1.
-    auto addr = planned->get_offset_address(a->memory_id() - 1, planned_offset(a), nbytes);
-    ET_CHECK_OK_OR_RETURN_ERROR(addr.error(),
-                                "Value %u: planned buffer %u too small or missing", vi,
-                                a->memory_id());
-    const etensor::Device want = impl->device();
-    impl->set_data(*addr);
-    if (is_external(t)) {
-      const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
-      if (want.is_cpu()) {
-        const Error e = ms->named_data.load_data_into(fqn, *addr, nbytes);
-        ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
-      } else {
-        std::vector<uint8_t> staging(nbytes);
-        const Error e = ms->named_data.load_data_into(fqn, staging.data(), nbytes);
-        ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
-        ET_CHECK_OK_OR_RETURN_ERROR(
-            copy_into_planned(want, *addr, staging.data(), nbytes, vi),
-            "Cannot copy external tensor '%s' to %s", fqn, device_type_name(want.type()));
-      }
-    } else if (t->data_buffer_idx() > 0) {
-      // Initial value of a mutable buffer.
-      const ProgramState* ps = ms->program;
-      const auto* sub = ps->fb->mutable_data_segments()->Get(0);
-      const auto* seg = ps->fb->segments()->Get(sub->segment_index());
-      const uint64_t off = sub->offsets()->Get(t->data_buffer_idx());
-      auto data = ps->loader->load(
-          ps->segment_base_offset + seg->offset() + off, nbytes,
-          DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Mutable,
-                                  sub->segment_index()));
-      ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load mutable data of value %u",
-                                  vi);
-      ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidProgram,
-                               "Short read of mutable data for value %u", vi);
-      ET_CHECK_OK_OR_RETURN_ERROR(copy_into_planned(want, *addr, data->data(), nbytes, vi),
-                                  "Cannot copy the mutable data of value %u", vi);
-    }
+// Loads a planned external tensor's bytes from the named data into its
+// planned memory at addr (through a host copy for a device buffer).
+Error load_external_into_planned(MethodState* ms, const fb::Tensor* t,
+                                 etensor::Device device, void* addr, size_t nbytes,
+                                 uint32_t vi) {
+  const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
+  ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
+                           "External tensor '%s' but no named data map", fqn);
+  if (device.is_cpu()) {
+    const Error e = ms->named_data->load_data_into(fqn, addr, nbytes);
+    ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
     return Error::Ok;
   }
+  std::vector<uint8_t> staging(nbytes);
+  const Error e = ms->named_data->load_data_into(fqn, staging.data(), nbytes);
+  ET_CHECK_OK_OR_RETURN_ERROR(e, "Cannot load external tensor '%s'", fqn);
+  ET_CHECK_OK_OR_RETURN_ERROR(copy_into_planned(device, addr, staging.data(), nbytes, vi),
+                              "Cannot copy external tensor '%s' to %s", fqn,
+                              device_type_name(device.type()));
+  return Error::Ok;
+}
+
+// Copies a mutable buffer's initial value from the program into addr.
+Error load_mutable_into_planned(MethodState* ms, const fb::Tensor* t,
+                                etensor::Device device, void* addr, size_t nbytes,
+                                uint32_t vi) {
+  const ProgramState* ps = ms->program;
+  const auto* sub = ps->fb->mutable_data_segments()->Get(0);
+  const auto* seg = ps->fb->segments()->Get(sub->segment_index());
+  const uint64_t off = sub->offsets()->Get(t->data_buffer_idx());
+  auto data = ps->loader->load(
+      ps->segment_base_offset + seg->offset() + off, nbytes,
+      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Mutable, sub->segment_index()));
+  ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load mutable data of value %u", vi);
+  ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidProgram,
+                           "Short read of mutable data for value %u", vi);
+  ET_CHECK_OK_OR_RETURN_ERROR(copy_into_planned(device, addr, data->data(), nbytes, vi),
+                              "Cannot copy the mutable data of value %u", vi);
+  return Error::Ok;
+}
+
+// A planned tensor: its address in the planned buffer, filled with its
+// external or mutable initial value when it has one.
+Error resolve_planned(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
+                      size_t nbytes, uint32_t vi) {
+  const auto* a = t->allocation_info();
+  HierarchicalAllocator* planned = ms->memory->planned_memory();
+  ET_CHECK_OR_RETURN_ERROR(planned != nullptr, InvalidArgument,
+                           "Value %u is memory-planned but no planned memory was given", vi);
+  // memory_id is 1-based in the file; the caller's buffer 0 is mem_id 1.
+  auto addr = planned->get_offset_address(a->memory_id() - 1, planned_offset(a), nbytes);
+  ET_CHECK_OK_OR_RETURN_ERROR(addr.error(), "Value %u: planned buffer %u too small or missing",
+                              vi, a->memory_id());
+  impl->set_data(*addr);
   if (is_external(t)) {
-    const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
-    ET_CHECK_OR_RETURN_ERROR(!ms->named_data.empty(), NotFound,
-                             "External tensor '%s' but no named data map", fqn);
-    auto layout = ms->named_data.get_tensor_layout(fqn);
-    if (layout.ok()) {
-      ET_CHECK_OR_RETURN_ERROR(
-          layout->scalar_type() == impl->scalar_type() && layout->nbytes() == nbytes,
-          InvalidExternalData,
-          "External tensor '%s': layout (dtype %d, %zu bytes) does not match the "
-          "program (dtype %d, %zu bytes)", fqn, int(layout->scalar_type()),
-          layout->nbytes(), int(impl->scalar_type()), nbytes);
-    } else if (layout.error() != Error::NotSupported) {
-      ET_LOG(Error, "External tensor '%s' not found in the named data", fqn);
-      return layout.error();
-    }
-    auto data = ms->named_data.get_data(fqn);
-    ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load external tensor '%s'", fqn);
-    ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidExternalData,
-                             "External tensor '%s' holds %zu bytes, needs %zu", fqn,
-                             data->size(), nbytes);
-    impl->set_data(const_cast<void*>(data->data()));
-    FreeableBuffer* slot = &ms->external_data[ms->n_external_data++];
-    new (slot) FreeableBuffer(std::move(*data));
-    return Error::Ok;
+    return load_external_into_planned(ms, t, impl->device(), *addr, nbytes, vi);
   }
   if (t->data_buffer_idx() > 0) {
-    const ProgramState* ps = ms->program;
-    const void* data = nullptr;
-    if (ps->uses_constant_segment) {
-      const uint64_t off = ps->fb->constant_segment()->offsets()->Get(t->data_buffer_idx());
-      data = static_cast<const uint8_t*>(ps->constant_segment_data.data()) + off;
-    } else {
-      // A 0-byte constant passes validation without storage (fuzz_program).
-      const auto* storage = ps->fb->constant_buffer()->Get(t->data_buffer_idx())->storage();
-      ET_CHECK_OR_RETURN_ERROR(storage != nullptr, InvalidProgram,
-                               "Value %u: constant buffer %u has no storage", vi,
-                               t->data_buffer_idx());
-      data = storage->data();
-    }
-    // Constants point straight into the program's bytes: no copies.
-    impl->set_data(const_cast<void*>(data));
+    return load_mutable_into_planned(ms, t, impl->device(), *addr, nbytes, vi);
+  }
+  return Error::Ok;
+}
+
+// An unplanned external tensor: the named data's bytes, kept alive by the
+// method, after checking their layout against the program's.
+Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
+                       size_t nbytes) {
+  const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
+  ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
+                           "External tensor '%s' but no named data map", fqn);
+  auto layout = ms->named_data->get_tensor_layout(fqn);
+  if (layout.ok()) {
+    ET_CHECK_OR_RETURN_ERROR(
+        layout->scalar_type() == impl->scalar_type() && layout->nbytes() == nbytes,
+        InvalidExternalData,
+        "External tensor '%s': layout (dtype %d, %zu bytes) does not match the "
+        "program (dtype %d, %zu bytes)", fqn, int(layout->scalar_type()),
+        layout->nbytes(), int(impl->scalar_type()), nbytes);
+  } else if (layout.error() != Error::NotSupported) {
+    ET_LOG(Error, "External tensor '%s' not found in the named data", fqn);
+    return layout.error();
+  }
+  auto data = ms->named_data->get_data(fqn);
+  ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load external tensor '%s'", fqn);
+  ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidExternalData,
+                           "External tensor '%s' holds %zu bytes, needs %zu", fqn,
+                           data->size(), nbytes);
+  impl->set_data(const_cast<void*>(data->data()));
+  FreeableBuffer* slot = &ms->external_data[ms->n_external_data++];
+  new (slot) FreeableBuffer(std::move(*data));
+  return Error::Ok;
+}
+
+// A constant: points straight into the program's bytes, no copy.
+Error resolve_constant(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
+                       uint32_t vi) {
+  const ProgramState* ps = ms->program;
+  const void* data = nullptr;
+  if (ps->uses_constant_segment) {
+    const uint64_t off = ps->fb->constant_segment()->offsets()->Get(t->data_buffer_idx());
+    data = static_cast<const uint8_t*>(ps->constant_segment_data.data()) + off;
+  } else {
+    // A 0-byte constant passes validation without storage (fuzz_program).
+    const auto* storage = ps->fb->constant_buffer()->Get(t->data_buffer_idx())->storage();
+    ET_CHECK_OR_RETURN_ERROR(storage != nullptr, InvalidProgram,
+                             "Value %u: constant buffer %u has no storage", vi,
+                             t->data_buffer_idx());
+    data = storage->data();
+  }
+  impl->set_data(const_cast<void*>(data));
+  return Error::Ok;
+}
+
+// Where a tensor's bytes live; sets impl's data pointer (impl's device is
+// settled by tensor_device()). Unplanned inputs and outputs get none yet.
+Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
+                          size_t nbytes, uint32_t vi) {
+  if (t->allocation_info() != nullptr) {
+    return resolve_planned(ms, t, impl, nbytes, vi);
+  }
+  if (is_external(t)) {
+    return resolve_external(ms, t, impl, nbytes);
+  }
+  if (t->data_buffer_idx() > 0) {
+    return resolve_constant(ms, t, impl, vi);
   }
   return Error::Ok;
 }

@@ -1,8 +1,6 @@
 #include <executorch/extension/data_loader/mmap_data_loader.h>
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +8,8 @@
 #include <cstring>
 
 #include <executorch/runtime/platform/log.h>
+
+#include "extension/file_checks.h"
 
 using ::executorch::runtime::Error;
 using ::executorch::runtime::FreeableBuffer;
@@ -33,10 +33,6 @@ void munlock_range(void* context, void* data, size_t size) {
 
 Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
                                             MlockConfig mlock_config) {
-  if (file_name == nullptr) {
-    ET_LOG(Error, "MmapDataLoader: null file name");
-    return Error::InvalidArgument;
-  }
   switch (mlock_config) {
     case MlockConfig::NoMlock:
     case MlockConfig::UseMlock:
@@ -45,29 +41,18 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
       break;
     default:
       ET_LOG(Error, "MmapDataLoader: unknown MlockConfig %d for %s",
-             static_cast<int>(mlock_config), file_name);
+             static_cast<int>(mlock_config), file_name != nullptr ? file_name : "(null)");
       return Error::InvalidArgument;
   }
   const long page = ::sysconf(_SC_PAGESIZE);
   const size_t page_size = page > 0 ? static_cast<size_t>(page) : 4096;
 
-  const int fd = ::open(file_name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    ET_LOG(Error, "Failed to open %s: %s", file_name, std::strerror(errno));
-    return Error::AccessFailed;
+  auto file = internal::open_regular_file(file_name, "MmapDataLoader");
+  if (!file.ok()) {
+    return file.error();
   }
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    ET_LOG(Error, "Failed to stat %s: %s", file_name, std::strerror(errno));
-    ::close(fd);
-    return Error::AccessFailed;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ET_LOG(Error, "%s is not a regular file", file_name);
-    ::close(fd);
-    return Error::InvalidArgument;
-  }
-  const size_t file_size = static_cast<size_t>(st.st_size);
+  const int fd = file->fd;
+  const size_t file_size = file->size;
   void* mapping = nullptr;
   size_t mapping_size = 0;
   if (file_size > 0) {
@@ -127,12 +112,8 @@ Result<size_t> MmapDataLoader::size() const {
 Result<FreeableBuffer> MmapDataLoader::load(
     size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const {
   (void)segment_info;
-  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
-                           "MmapDataLoader used after being moved from");
-  ET_CHECK_OR_RETURN_ERROR(
-      offset <= file_size_ && size <= file_size_ - offset, InvalidArgument,
-      "Range [%zu, +%zu) is outside %s (%zu bytes)", offset, size, file_name_,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(
+      internal::check_load(fd_, file_name_, file_size_, offset, size, "MmapDataLoader"));
   if (size == 0) {
     return FreeableBuffer(nullptr, 0, /*free_fn=*/nullptr);
   }
@@ -167,12 +148,8 @@ Error MmapDataLoader::load_into(size_t offset, size_t size,
                                 const SegmentInfo& segment_info,
                                 void* buffer) const {
   (void)segment_info;
-  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
-                           "MmapDataLoader used after being moved from");
-  ET_CHECK_OR_RETURN_ERROR(
-      offset <= file_size_ && size <= file_size_ - offset, InvalidArgument,
-      "Range [%zu, +%zu) is outside %s (%zu bytes)", offset, size, file_name_,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(
+      internal::check_load(fd_, file_name_, file_size_, offset, size, "MmapDataLoader"));
   if (size == 0) {
     return Error::Ok;
   }

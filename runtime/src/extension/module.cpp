@@ -1,5 +1,7 @@
 #include <executorch/extension/module/module.h>
 
+#include <optional>
+
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -10,6 +12,7 @@
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
 #include <executorch/extension/memory_allocator/planned_memory.h>
+#include <executorch/extension/named_data_map/merged_data_map.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -31,72 +34,6 @@ using ::executorch::runtime::Span;
 using ::executorch::runtime::TensorLayout;
 
 namespace {
-
-// Looks a key up in several .ptd maps in order; the first holder wins.
-class ChainedDataMap final : public NamedDataMap {
- public:
-  explicit ChainedDataMap(std::vector<const NamedDataMap*> maps)
-      : maps_(std::move(maps)) {}
-
-  Result<const TensorLayout> get_tensor_layout(std::string_view key) const override {
-    const NamedDataMap* m = owner(key);
-    if (m == nullptr) {
-      return Error::NotFound;
-    }
-    return m->get_tensor_layout(key);
-  }
-  Result<FreeableBuffer> get_data(std::string_view key) const override {
-    const NamedDataMap* m = owner(key);
-    if (m == nullptr) {
-      return Error::NotFound;
-    }
-    return m->get_data(key);
-  }
-  Error load_data_into(std::string_view key, void* buffer, size_t size) const override {
-    const NamedDataMap* m = owner(key);
-    if (m == nullptr) {
-      return Error::NotFound;
-    }
-    return m->load_data_into(key, buffer, size);
-  }
-  Result<uint32_t> get_num_keys() const override {
-    uint32_t total = 0;
-    for (const NamedDataMap* m : maps_) {
-      auto n = m->get_num_keys();
-      if (!n.ok()) {
-        return n.error();
-      }
-      total += *n;
-    }
-    return total;
-  }
-  Result<const char*> get_key(uint32_t index) const override {
-    for (const NamedDataMap* m : maps_) {
-      auto n = m->get_num_keys();
-      if (!n.ok()) {
-        return n.error();
-      }
-      if (index < *n) {
-        return m->get_key(index);
-      }
-      index -= *n;
-    }
-    return Error::InvalidArgument;
-  }
-
- private:
-  const NamedDataMap* owner(std::string_view key) const {
-    for (const NamedDataMap* m : maps_) {
-      // Blobs have data but no layout (NotSupported); both mean "held here".
-      const Error e = m->get_tensor_layout(key).error();
-      if (e == Error::Ok || e == Error::NotSupported) {
-        return m;
-      }
-    }
-    return nullptr;
-  }
-  std::vector<const NamedDataMap*> maps_;
-};
 
 Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
                                                 Module::LoadMode mode) {
@@ -161,7 +98,7 @@ struct Module::Impl {
 
   std::shared_ptr<Program> program;
   std::vector<std::unique_ptr<FlatTensorDataMap>> data_maps;
-  std::unique_ptr<ChainedDataMap> chained_map;
+  std::optional<merged_data_map::MergedDataMap> merged_map;
   const NamedDataMap* named_data_map = nullptr;
   bool data_maps_loaded = false;
 
@@ -178,6 +115,25 @@ struct Module::Impl {
   ~Impl() {
     // Methods reference the program, data maps and allocators.
     methods.clear();
+  }
+
+  // What every constructor ends with: the caller's tracer and allocators (a
+  // malloc temp allocator when none is given), an optional data-map loader.
+  static std::unique_ptr<Impl> create(std::unique_ptr<EventTracer> event_tracer,
+                                      std::unique_ptr<MemoryAllocator> memory_allocator,
+                                      std::unique_ptr<MemoryAllocator> temp_allocator,
+                                      std::unique_ptr<DataLoader> data_map_loader,
+                                      bool share_memory_arenas) {
+    auto impl = std::make_unique<Impl>();
+    impl->event_tracer = std::move(event_tracer);
+    impl->memory_allocator = std::move(memory_allocator);
+    impl->temp_allocator = temp_allocator ? std::move(temp_allocator)
+                                          : std::make_unique<MallocMemoryAllocator>();
+    if (data_map_loader) {
+      impl->data_map_loaders.push_back(std::move(data_map_loader));
+    }
+    impl->share_memory_arenas = share_memory_arenas;
+    return impl;
   }
 
   MethodHolder* find(const std::string& name) {
@@ -214,20 +170,26 @@ struct Module::Impl {
     for (auto& loader : opened) {
       ET_CHECK_OK_OR_RETURN_ERROR(add(loader.get()));
     }
-    // unique_ptr moves keep the loader addresses the maps point at.
+    std::optional<merged_data_map::MergedDataMap> merged;
+    if (maps.size() > 1) {
+      std::vector<const NamedDataMap*> ptrs;
+      for (auto& m : maps) {
+        ptrs.push_back(m.get());
+      }
+      auto m = merged_data_map::MergedDataMap::load({ptrs.data(), ptrs.size()});
+      ET_CHECK_OK_OR_RETURN_ERROR(m.error(), "Cannot use the .ptd files together");
+      merged.emplace(std::move(*m));
+    }
+    // unique_ptr moves keep the addresses the maps and the merge point at.
     for (auto& loader : opened) {
       data_map_loaders.push_back(std::move(loader));
     }
     data_maps = std::move(maps);
-    if (data_maps.size() == 1) {
+    if (merged.has_value()) {
+      merged_map.emplace(std::move(*merged));
+      named_data_map = &*merged_map;
+    } else if (data_maps.size() == 1) {
       named_data_map = data_maps[0].get();
-    } else if (data_maps.size() > 1) {
-      std::vector<const NamedDataMap*> ptrs;
-      for (auto& m : data_maps) {
-        ptrs.push_back(m.get());
-      }
-      chained_map = std::make_unique<ChainedDataMap>(std::move(ptrs));
-      named_data_map = chained_map.get();
     }
     data_maps_loaded = true;
     return Error::Ok;
@@ -278,15 +240,6 @@ struct Module::Impl {
   }
 };
 
-namespace {
-std::unique_ptr<MemoryAllocator> or_malloc(std::unique_ptr<MemoryAllocator> a) {
-  if (a) {
-    return a;
-  }
-  return std::make_unique<MallocMemoryAllocator>();
-}
-} // namespace
-
 Module::Module(const std::string& file_path, const LoadMode load_mode,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<MemoryAllocator> memory_allocator,
@@ -312,14 +265,11 @@ Module::Module(const std::string& file_path, std::vector<std::string> data_files
                std::unique_ptr<MemoryAllocator> memory_allocator,
                std::unique_ptr<MemoryAllocator> temp_allocator,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), nullptr, share_memory_arenas)) {
   impl_->file_path = file_path;
   impl_->data_files = std::move(data_files);
   impl_->load_mode = load_mode;
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::Module(std::unique_ptr<DataLoader> data_loader,
@@ -328,15 +278,10 @@ Module::Module(std::unique_ptr<DataLoader> data_loader,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<DataLoader> data_map_loader,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), std::move(data_map_loader),
+                      share_memory_arenas)) {
   impl_->data_loader = std::move(data_loader);
-  if (data_map_loader) {
-    impl_->data_map_loaders.push_back(std::move(data_map_loader));
-  }
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::Module(std::shared_ptr<Program> program,
@@ -345,15 +290,10 @@ Module::Module(std::shared_ptr<Program> program,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<DataLoader> data_map_loader,
                bool share_memory_arenas)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
+                      std::move(temp_allocator), std::move(data_map_loader),
+                      share_memory_arenas)) {
   impl_->program = std::move(program);
-  if (data_map_loader) {
-    impl_->data_map_loaders.push_back(std::move(data_map_loader));
-  }
-  impl_->event_tracer = std::move(event_tracer);
-  impl_->memory_allocator = std::move(memory_allocator);
-  impl_->temp_allocator = or_malloc(std::move(temp_allocator));
-  impl_->share_memory_arenas = share_memory_arenas;
 }
 
 Module::~Module() = default;
@@ -406,7 +346,7 @@ Error Module::load(const LoadBackendOptionsMap& backend_options,
   for (size_t i = 0; i < d.option_backend_ids.size(); ++i) {
     const Error err = d.backend_options.set_options(
         d.option_backend_ids[i].c_str(),
-        Span<const BackendOption>(d.option_values[i].data(), d.option_values[i].size()));
+        Span<BackendOption>(d.option_values[i].data(), d.option_values[i].size()));
     ET_CHECK_OK_OR_RETURN_ERROR(err, "Too many backends with load options");
   }
   return load(verification);

@@ -162,7 +162,12 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
       break;
     }
     case Tag::ListInt: {
-      auto l = value.toIntList();
+      auto list = value.tryToIntList();
+      if (!list.ok()) {
+        os << "<invalid list: " << to_string(list.error()) << ">";
+        break;
+      }
+      auto l = *list;
       os << "(len=" << l.size() << ")";
       print_sequence(os, l.size(), [&](size_t i) { os << l[i]; });
       break;
@@ -174,13 +179,23 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
       break;
     }
     case Tag::ListTensor: {
-      auto l = value.toTensorList();
+      auto list = value.tryToTensorList();
+      if (!list.ok()) {
+        os << "<invalid list: " << to_string(list.error()) << ">";
+        break;
+      }
+      auto l = *list;
       os << "(len=" << l.size() << ")";
       print_sequence(os, l.size(), [&](size_t i) { print_tensor(os, l[i]); });
       break;
     }
     case Tag::ListOptionalTensor: {
-      auto l = value.toListOptionalTensor();
+      auto list = value.tryToListOptionalTensor();
+      if (!list.ok()) {
+        os << "<invalid list: " << to_string(list.error()) << ">";
+        break;
+      }
+      auto l = *list;
       os << "(len=" << l.size() << ")";
       print_sequence(os, l.size(), [&](size_t i) {
         if (l[i].has_value()) {

@@ -120,21 +120,22 @@ TensorPtr make_tensor_ptr(std::vector<SizesType> sizes, void* data,
   }
   ET_CHECK_MSG(is_permutation_of_dims(dim_order),
                "dim_order is not a permutation of the tensor's dimensions");
-  // The runtime only represents dense layouts (a permutation of contiguous);
-  // explicit strides must be the ones the dim order implies.
+  // The runtime only represents dense layouts (a permutation of contiguous):
+  // explicit strides must be the ones the dim order implies, except that a
+  // size-1 dimension may have any stride. The tensor keeps the canonical
+  // strides either way, as upstream's does.
   std::vector<StridesType> expected = strides_from_dim_order(sizes, dim_order);
-  if (strides.empty()) {
-    strides = std::move(expected);
-  } else {
-    for (size_t i = 0; i < dim; ++i) {
-      ET_CHECK_MSG(sizes[i] <= 1 || strides[i] == expected[i],
-                   "Stride %d at dim %zu does not match the dense layout (%d)",
-                   strides[i], i, expected[i]);
-    }
+  for (size_t i = 0; i < strides.size(); ++i) {
+    ET_CHECK_MSG(sizes[i] == 1 || strides[i] == expected[i],
+                 "Stride %d at dim %zu does not match the dense layout (%d)", strides[i],
+                 i, expected[i]);
   }
+  // A rank-0 tensor cannot change shape.
+  const auto effective_dynamism =
+      dim > 0 ? dynamism : ::executorch::aten::TensorShapeDynamism::STATIC;
   auto storage = std::make_shared<TensorStorage>(
-      std::move(sizes), std::move(dim_order), std::move(strides), type, data,
-      dynamism, std::move(deleter), device);
+      std::move(sizes), std::move(dim_order), std::move(expected), type, data,
+      effective_dynamism, std::move(deleter), device);
   Tensor* tensor = &storage->tensor;
   // Aliasing constructor: the TensorPtr points at the Tensor but owns the
   // whole storage block.
@@ -164,8 +165,18 @@ TensorPtr make_tensor_ptr(const Tensor& tensor, std::vector<SizesType> sizes,
                           std::function<void(void*)> deleter) {
   if (sizes.empty()) {
     sizes.assign(tensor.sizes().begin(), tensor.sizes().end());
-    if (dim_order.empty() && strides.empty()) {
-      dim_order.assign(tensor.dim_order().begin(), tensor.dim_order().end());
+  }
+  const bool same_rank = sizes.size() == static_cast<size_t>(tensor.dim());
+  const bool same_shape =
+      same_rank && std::equal(sizes.begin(), sizes.end(), tensor.sizes().begin());
+  ET_CHECK_MSG(internal::compute_numel(sizes.data(), sizes.size()) <= tensor.numel(),
+               "A view of %zd elements over a tensor of %zd",
+               internal::compute_numel(sizes.data(), sizes.size()), tensor.numel());
+  // Without an explicit layout, a view of the same rank keeps the source's
+  // dim order (and, for the same shape, its strides).
+  if (dim_order.empty() && strides.empty() && same_rank) {
+    dim_order.assign(tensor.dim_order().begin(), tensor.dim_order().end());
+    if (same_shape) {
       strides.assign(tensor.strides().begin(), tensor.strides().end());
     }
   }
@@ -196,6 +207,11 @@ TensorPtr clone_tensor_ptr(const Tensor& tensor, ScalarType type) {
     return make_tensor_ptr(std::move(sizes), nullptr, std::move(dim_order),
                            std::move(strides), type, dynamism);
   }
+  ET_CHECK_MSG(type == tensor.scalar_type() ||
+                   ::executorch::runtime::canCast(tensor.scalar_type(), type),
+               "Cannot cast a %s tensor to %s",
+               ::executorch::runtime::toString(tensor.scalar_type()),
+               ::executorch::runtime::toString(type));
   const size_t numel = static_cast<size_t>(tensor.numel());
   std::vector<uint8_t> bytes(numel * ::executorch::runtime::elementSize(type));
   if (type == tensor.scalar_type()) {

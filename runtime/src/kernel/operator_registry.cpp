@@ -54,7 +54,16 @@ Result<OpFunction> find(const Kernel* entries, size_t n, const char* name,
 
 } // namespace
 
-Error make_kernel_key(Span<const TensorMeta> meta, char* buf, size_t buf_size) {
+namespace internal {
+
+Error make_kernel_key_string(Span<const TensorMeta> meta, char* buf, size_t buf_size) {
+  if (meta.empty()) {
+    // No tensor arguments: the key does not apply.
+    if (buf_size > 0) {
+      buf[0] = '\0';
+    }
+    return Error::Ok;
+  }
   size_t pos = 0;
   auto put = [&](const char* fmt, unsigned v) -> bool {
     const int n = std::snprintf(buf + pos, buf_size - pos, fmt, v);
@@ -80,6 +89,12 @@ Error make_kernel_key(Span<const TensorMeta> meta, char* buf, size_t buf_size) {
     }
   }
   return Error::Ok;
+}
+
+} // namespace internal
+
+Error make_kernel_key(Span<const TensorMeta> meta, char* buf, size_t buf_size) {
+  return internal::make_kernel_key_string(meta, buf, buf_size);
 }
 
 Error register_kernels(const Span<const Kernel> kernels) {
@@ -127,8 +142,7 @@ Result<OpFunction> get_op_function(const char* name, Span<const TensorMeta> meta
   char key[KernelKey::kMaxKeyLength];
   const char* key_ptr = nullptr;
   if (!meta_list.empty() &&
-      make_kernel_key(Span<const TensorMeta>(meta_list.data(), meta_list.size()), key,
-                      sizeof(key)) == Error::Ok) {
+      internal::make_kernel_key_string(meta_list, key, sizeof(key)) == Error::Ok) {
     key_ptr = key;
   }
   if (!overrides.empty()) {
@@ -144,6 +158,21 @@ Result<OpFunction> get_op_function(const char* name, Span<const TensorMeta> meta
 Result<OpFunction> get_op_function_from_registry(const char* name,
                                                  Span<const TensorMeta> meta_list) {
   return get_op_function(name, meta_list, {});
+}
+
+Result<OpFunction> get_op_function_from_registry(const char* name,
+                                                 Span<const TensorMeta> meta_list,
+                                                 Span<const Kernel> kernel_list) {
+  if (name == nullptr) {
+    return Error::InvalidArgument;
+  }
+  char key[KernelKey::kMaxKeyLength];
+  const char* key_ptr = nullptr;
+  if (!meta_list.empty() &&
+      internal::make_kernel_key_string(meta_list, key, sizeof(key)) == Error::Ok) {
+    key_ptr = key;
+  }
+  return find(kernel_list.data(), kernel_list.size(), name, key_ptr);
 }
 
 bool registry_has_op_function(const char* name, Span<const TensorMeta> meta_list) {

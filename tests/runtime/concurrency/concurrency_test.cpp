@@ -18,7 +18,7 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/runtime.h>
 
-#include "common/seed_programs.h"
+#include "untrusted_input/seed_programs.h"
 
 namespace {
 

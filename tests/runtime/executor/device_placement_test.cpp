@@ -33,8 +33,8 @@ namespace {
 
 class FakeCudaAllocator final : public DeviceAllocator {
  public:
-  DevType type() const override { return DevType::CUDA; }
-  Result<void*> allocate(size_t nbytes, etensor::DeviceIndex index) override {
+  DevType device_type() const override { return DevType::CUDA; }
+  Result<void*> allocate(size_t nbytes, etensor::DeviceIndex index, size_t) override {
     std::lock_guard<std::mutex> l(mu);
     if (index != 0) return Error::InvalidArgument;
     void* p = std::calloc(1, nbytes);

@@ -29,20 +29,25 @@ inline std::string conformance_path(const char* name) {
   return std::string(dir == nullptr ? "tests/data" : dir) + "/" + name;
 }
 
-// Owns the memory a method is loaded with.
+// Owns the memory a method is loaded with: planned buffers sized from the
+// meta (or the caller's planned memory), method and temp arenas.
 struct MethodMemory {
   explicit MethodMemory(const MethodMeta& meta, size_t method_bytes = 64 * 1024,
-                        size_t temp_bytes = 4096)
+                        size_t temp_bytes = 4096,
+                        HierarchicalAllocator* caller_planned = nullptr)
       : method_pool(method_bytes), temp_pool(temp_bytes),
         method_alloc(uint32_t(method_pool.size()), method_pool.data()),
         temp_alloc(uint32_t(temp_pool.size()), temp_pool.data()) {
-    for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-      buffers.emplace_back(size_t(meta.memory_planned_buffer_size(i).get()));
+    if (caller_planned == nullptr) {
+      for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+        buffers.emplace_back(size_t(meta.memory_planned_buffer_size(i).get()));
+      }
+      for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
+      planned = std::make_unique<HierarchicalAllocator>(
+          Span<Span<uint8_t>>(spans.data(), spans.size()));
+      caller_planned = planned.get();
     }
-    for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
-    planned = std::make_unique<HierarchicalAllocator>(
-        Span<Span<uint8_t>>(spans.data(), spans.size()));
-    manager = std::make_unique<MemoryManager>(&method_alloc, planned.get(), &temp_alloc);
+    manager = std::make_unique<MemoryManager>(&method_alloc, caller_planned, &temp_alloc);
   }
   std::vector<uint8_t> method_pool, temp_pool;
   MemoryAllocator method_alloc, temp_alloc;

@@ -149,9 +149,12 @@ TEST_F(TensorPtrTest, CloneIsDeepAndCasts) {
   EXPECT_NE(c->const_data_ptr(), src->const_data_ptr());
   src->mutable_data_ptr<float>()[0] = 100;
   EXPECT_EQ(c->const_data_ptr<float>()[0], 1.5f);
-  auto i = ext::clone_tensor_ptr(*src, ScalarType::Long);
-  EXPECT_EQ(i->scalar_type(), ScalarType::Long);
-  EXPECT_EQ(i->const_data_ptr<int64_t>()[2], -3);
+  auto d = ext::clone_tensor_ptr(*src, ScalarType::Double);
+  EXPECT_EQ(d->scalar_type(), ScalarType::Double);
+  EXPECT_EQ(d->const_data_ptr<double>()[2], -3.0);
+  auto ints = ext::make_tensor_ptr({2}, std::vector<int32_t>{7, -8});
+  auto widened = ext::clone_tensor_ptr(ints, ScalarType::Long);
+  EXPECT_EQ(widened->const_data_ptr<int64_t>()[1], -8);
   auto cpu = ext::clone_tensor_ptr_to(src, executorch::aten::Device(
                                                executorch::aten::DeviceType::CPU));
   ASSERT_NE(cpu, nullptr);
@@ -240,6 +243,64 @@ TEST_F(TensorPtrTest, ConvertsToEValue) {
   EXPECT_EQ(v.toTensor().const_data_ptr(), t->const_data_ptr());
   std::vector<EValue> list = {t, t};
   EXPECT_EQ(list.size(), 2u);
+}
+
+TEST_F(TensorPtrTest, CastsTheDtypeRulesForbidAbort) {
+  // Upstream's canCast: no float -> integral, no non-bool -> bool.
+  auto floats = ext::make_tensor_ptr({2}, std::vector<float>{1.5f, 2.5f});
+  EXPECT_DEATH((void)ext::clone_tensor_ptr(floats, ScalarType::Int), "");
+  EXPECT_DEATH((void)ext::clone_tensor_ptr(floats, ScalarType::Bool), "");
+  EXPECT_DEATH((void)ext::make_tensor_ptr({2}, std::vector<float>{1.f, 2.f}, {}, {},
+                                          ScalarType::Long),
+               "");
+  EXPECT_DEATH((void)ext::make_tensor_ptr(std::vector<int32_t>{1, 0}, ScalarType::Bool), "");
+  // Allowed: widening, integral -> float, bool -> anything.
+  auto flags = ext::make_tensor_ptr({2}, std::vector<uint8_t>{1, 0}, ScalarType::Bool);
+  EXPECT_EQ(ext::clone_tensor_ptr(flags, ScalarType::Float)->const_data_ptr<float>()[0], 1.f);
+}
+
+TEST_F(TensorPtrTest, SameShapeViewKeepsTheSourceLayout) {
+  std::vector<float> d(24);
+  auto src = ext::make_tensor_ptr({2, 3, 4}, d.data(), {0, 2, 1}, {});
+  auto same = ext::make_tensor_ptr(src);
+  ASSERT_EQ(same->dim(), 3);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(same->dim_order()[i], src->dim_order()[i]);
+    EXPECT_EQ(same->strides()[i], src->strides()[i]);
+  }
+  // Sizes given but equal to the source's: still the source's layout.
+  auto explicit_same = ext::make_tensor_ptr(src, {2, 3, 4});
+  EXPECT_EQ(explicit_same->strides()[1], 1);
+  // Same rank, other shape: the dim order stays, strides follow the sizes.
+  auto reshaped = ext::make_tensor_ptr(src, {2, 4, 3});
+  EXPECT_EQ(reshaped->dim_order()[1], 2);
+  EXPECT_EQ(reshaped->strides()[0], 12);
+  EXPECT_EQ(reshaped->strides()[1], 1);
+  EXPECT_EQ(reshaped->strides()[2], 4);
+  // Other rank: contiguous.
+  auto flat = ext::make_tensor_ptr(src, {24});
+  EXPECT_EQ(flat->strides()[0], 1);
+  // A view larger than the source aborts.
+  EXPECT_DEATH((void)ext::make_tensor_ptr(src, {5, 5}), "");
+}
+
+TEST_F(TensorPtrTest, SizeOneDimensionStrideIsCanonical) {
+  float d[4] = {};
+  // Any stride is accepted for a size-1 dimension; the tensor keeps the
+  // dense one.
+  auto t = ext::from_blob(d, {1, 4}, {100, 1});
+  EXPECT_EQ(t->strides()[0], 4);
+  EXPECT_EQ(t->strides()[1], 1);
+  // A size-0 dimension gets no such leeway.
+  EXPECT_DEATH((void)ext::from_blob(d, {0, 4}, {100, 1}), "");
+}
+
+TEST_F(TensorPtrTest, ScalarTensorsAreStatic) {
+  auto s = ext::make_tensor_ptr(3.0f);
+  EXPECT_EQ(s->dim(), 0);
+  EXPECT_EQ(s->shape_dynamism(), TensorShapeDynamism::STATIC);
+  auto v = ext::make_tensor_ptr({2}, std::vector<float>{1, 2});
+  EXPECT_EQ(v->shape_dynamism(), TensorShapeDynamism::DYNAMIC_BOUND);
 }
 
 TEST_F(TensorPtrTest, Accessor) {

@@ -25,8 +25,8 @@ TEST(ClockTest, TicksToNanoseconds) {
 
 TEST(ClockTest, DefaultClockAdvances) {
   const rt::et_timestamp_t a = rt::pal_current_ticks();
-  volatile int spin = 0;
-  for (int i = 0; i < 100000; ++i) spin = spin + i;
+  volatile unsigned spin = 0;
+  for (unsigned i = 0; i < 100000; ++i) spin = spin + i;
   const rt::et_timestamp_t b = rt::pal_current_ticks();
   EXPECT_GT(b, a);
   EXPECT_GT(rt::ticks_to_ns(b - a), 0u);

@@ -37,3 +37,11 @@ class evalue_edge_items final {
 
 } // namespace extension
 } // namespace executorch
+
+namespace torch {
+namespace executor {
+namespace util {
+using ::executorch::extension::evalue_edge_items;
+} // namespace util
+} // namespace executor
+} // namespace torch

@@ -64,7 +64,8 @@ class EXECUTORCH_API Module {
       std::unique_ptr<::executorch::runtime::MemoryAllocator> temp_allocator = nullptr,
       bool share_memory_arenas = false);
 
-  // Several .ptd files; a key is looked up in them in order.
+  // Several .ptd files, seen as one MergedDataMap: a key two files hold is
+  // an error when the Module loads.
   explicit Module(
       const std::string& file_path, std::vector<std::string> data_files,
       const LoadMode load_mode = LoadMode::File,

@@ -59,25 +59,33 @@ class TensorAccessor<T, 1> : public internal::TensorAccessorBase<T, 1> {
   }
 };
 
-// InvalidArgument when T does not match the dtype's element size or the
-// rank is not N.
+// InvalidArgument when the rank is not N or T does not match the dtype's
+// element size; NotSupported for a tensor whose dim order is not the default
+// one (as upstream).
 template <typename T, ssize_t N>
 ::executorch::runtime::Result<TensorAccessor<T, N>> make_tensor_accessor(
     const ::executorch::aten::Tensor& tensor) {
   static_assert(N > 0, "TensorAccessor is used for indexing tensors, rank > 0");
-  if (sizeof(T) != ::executorch::runtime::elementSize(tensor.scalar_type())) {
-    ET_LOG(Error, "make_tensor_accessor: element size %zu does not match %s",
-           sizeof(T), ::executorch::runtime::toString(tensor.scalar_type()));
-    return ::executorch::runtime::Error::InvalidArgument;
-  }
   if (N != tensor.dim()) {
     ET_LOG(Error, "make_tensor_accessor: rank %zd, tensor has %zd",
            static_cast<ssize_t>(N), static_cast<ssize_t>(tensor.dim()));
     return ::executorch::runtime::Error::InvalidArgument;
   }
-  return TensorAccessor<T, N>(
-      static_cast<T*>(tensor.mutable_data_ptr()), tensor.sizes().data(),
-      tensor.strides().data());
+  if (static_cast<ssize_t>(sizeof(T)) != tensor.element_size()) {
+    ET_LOG(Error, "make_tensor_accessor: element size %zu, tensor's is %zd", sizeof(T),
+           static_cast<ssize_t>(tensor.element_size()));
+    return ::executorch::runtime::Error::InvalidArgument;
+  }
+  const auto dim_order = tensor.dim_order();
+  for (size_t i = 0; i < dim_order.size(); ++i) {
+    if (dim_order[i] != i) {
+      ET_LOG(Error, "make_tensor_accessor: non-default dim order (dim %zu is %d)", i,
+             static_cast<int>(dim_order[i]));
+      return ::executorch::runtime::Error::NotSupported;
+    }
+  }
+  return TensorAccessor<T, N>(static_cast<T*>(tensor.mutable_data_ptr()),
+                              tensor.sizes().data(), tensor.strides().data());
 }
 
 } // namespace extension

@@ -140,6 +140,11 @@ TensorPtr make_tensor_ptr(
                "Data has %zu elements but the sizes need %zd", data.size(),
                internal::compute_numel(sizes.data(), sizes.size()));
   if (type != deduced_type) {
+    // As upstream: a cast the dtype rules forbid (e.g. float -> int) aborts.
+    ET_CHECK_MSG(::executorch::runtime::canCast(deduced_type, type),
+                 "Cannot cast %s data to a %s tensor",
+                 ::executorch::runtime::toString(deduced_type),
+                 ::executorch::runtime::toString(type));
     std::vector<uint8_t> bytes(data.size() * ::executorch::runtime::elementSize(type));
     internal::switch_fillable_dtype(type, [&](auto tag) {
       using To = decltype(tag);

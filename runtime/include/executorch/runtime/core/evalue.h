@@ -22,15 +22,22 @@ namespace runtime {
 struct EValue;
 
 // A list whose elements live in other EValues (wrapped_vals); get() copies
-// them into unwrapped_vals and returns a view of that copy.
+// them into unwrapped_vals and returns a view of that copy. The elements
+// come from a program file, so neither get() nor tryGet() aborts on a null
+// or mistyped element.
 template <typename T>
 class BoxedEvalueList {
  public:
   BoxedEvalueList() = default;
   BoxedEvalueList(EValue** wrapped_vals, T* unwrapped_vals, int size)
-      : wrapped_vals_(wrapped_vals, static_cast<size_t>(size)),
+      : wrapped_vals_(wrapped_vals, size < 0 ? 0 : static_cast<size_t>(size)),
         unwrapped_vals_(unwrapped_vals) {}
+  // The elements, or (logged) an empty list when one is null or not a T:
+  // use tryGet() to tell the two apart.
   ArrayRef<T> get() const;
+  // The elements; InvalidState for a null element, InvalidType for one that
+  // is not a T (a null optional-tensor element reads as nullopt).
+  Result<ArrayRef<T>> tryGet() const;
   ArrayRef<EValue*> wrapped() const { return wrapped_vals_; }
 
  private:
@@ -38,10 +45,26 @@ class BoxedEvalueList {
   T* unwrapped_vals_ = nullptr;
 };
 
-// None entries (-1 in the program) read back as nullopt.
+namespace internal {
+// What EValue::to<T>() returns: a reference for Tensor (cheap to hand out,
+// and what kernels expect), a value for everything else.
+template <typename T>
+struct evalue_to_const_ref_overload_return {
+  using type = T;
+};
 template <>
-ArrayRef<std::optional<::executorch::aten::Tensor>>
-BoxedEvalueList<std::optional<::executorch::aten::Tensor>>::get() const;
+struct evalue_to_const_ref_overload_return<::executorch::aten::Tensor> {
+  using type = const ::executorch::aten::Tensor&;
+};
+template <typename T>
+struct evalue_to_ref_overload_return {
+  using type = T;
+};
+template <>
+struct evalue_to_ref_overload_return<::executorch::aten::Tensor> {
+  using type = ::executorch::aten::Tensor&;
+};
+} // namespace internal
 
 struct EValue {
   union Payload {
@@ -106,6 +129,31 @@ struct EValue {
     payload.copyable_union.as_list_optional_tensor = l;
   }
 
+  // Upstream's list and string constructors take a pointer to an object the
+  // caller keeps; the value is copied here (a view or boxed list, so it
+  // still reads the caller's elements). A null pointer aborts, as upstream.
+  /* implicit */ EValue(ArrayRef<char>* s) : tag(Tag::String) {
+    payload.copyable_union.as_string = *checked(s, "ArrayRef<char>");
+  }
+  /* implicit */ EValue(BoxedEvalueList<int64_t>* l) : tag(Tag::ListInt) {
+    payload.copyable_union.as_int_list = *checked(l, "BoxedEvalueList<int64_t>");
+  }
+  /* implicit */ EValue(ArrayRef<bool>* l) : tag(Tag::ListBool) {
+    payload.copyable_union.as_bool_list = *checked(l, "ArrayRef<bool>");
+  }
+  /* implicit */ EValue(ArrayRef<double>* l) : tag(Tag::ListDouble) {
+    payload.copyable_union.as_double_list = *checked(l, "ArrayRef<double>");
+  }
+  /* implicit */ EValue(BoxedEvalueList<::executorch::aten::Tensor>* l)
+      : tag(Tag::ListTensor) {
+    payload.copyable_union.as_tensor_list = *checked(l, "BoxedEvalueList<Tensor>");
+  }
+  /* implicit */ EValue(BoxedEvalueList<std::optional<::executorch::aten::Tensor>>* l)
+      : tag(Tag::ListOptionalTensor) {
+    payload.copyable_union.as_list_optional_tensor =
+        *checked(l, "BoxedEvalueList<optional<Tensor>>");
+  }
+
   // Pointer-like values (e.g. TensorPtr): shallow-copies the pointee.
   template <typename T,
             typename = typename std::enable_if<
@@ -120,10 +168,12 @@ struct EValue {
   explicit EValue(T* value) = delete;
 
   EValue(const EValue& rhs) : EValue(rhs.payload, rhs.tag) {}
-  EValue(EValue&& rhs) noexcept : EValue(rhs.payload, rhs.tag) {}
+  // A move leaves the source None, as upstream's does.
+  EValue(EValue&& rhs) noexcept : EValue(rhs.payload, rhs.tag) { rhs.clear_to_none(); }
   EValue& operator=(EValue&& rhs) & noexcept {
     if (&rhs != this) {
       new (this) EValue(rhs.payload, rhs.tag);
+      rhs.clear_to_none();
     }
     return *this;
   }
@@ -218,7 +268,9 @@ struct EValue {
     return static_cast<::executorch::aten::Layout>(toInt());
   }
   ::executorch::aten::Device toDevice() const {
-    return ::executorch::aten::Device(static_cast<::executorch::aten::DeviceType>(toInt()));
+    // Index -1: "the current device of that type", as upstream.
+    return ::executorch::aten::Device(static_cast<::executorch::aten::DeviceType>(toInt()),
+                                      -1);
   }
 
   // Non-aborting accessors: InvalidType on a wrong tag.
@@ -248,7 +300,7 @@ struct EValue {
   }
   Result<ArrayRef<int64_t>> tryToIntList() const {
     if (!isIntList()) return Error::InvalidType;
-    return toIntList();
+    return payload.copyable_union.as_int_list.tryGet();
   }
   Result<ArrayRef<bool>> tryToBoolList() const {
     if (!isBoolList()) return Error::InvalidType;
@@ -260,27 +312,35 @@ struct EValue {
   }
   Result<ArrayRef<::executorch::aten::Tensor>> tryToTensorList() const {
     if (!isTensorList()) return Error::InvalidType;
-    return toTensorList();
+    return payload.copyable_union.as_tensor_list.tryGet();
   }
   Result<ArrayRef<std::optional<::executorch::aten::Tensor>>> tryToListOptionalTensor() const {
     if (!isListOptionalTensor()) return Error::InvalidType;
-    return toListOptionalTensor();
+    return payload.copyable_union.as_list_optional_tensor.tryGet();
   }
   Result<::executorch::aten::ScalarType> tryToScalarType() const {
     if (!isInt()) return Error::InvalidType;
     return toScalarType();
   }
+  Result<::executorch::aten::MemoryFormat> tryToMemoryFormat() const {
+    if (!isInt()) return Error::InvalidType;
+    return toMemoryFormat();
+  }
+  Result<::executorch::aten::Layout> tryToLayout() const {
+    if (!isInt()) return Error::InvalidType;
+    return toLayout();
+  }
+  Result<::executorch::aten::Device> tryToDevice() const {
+    if (!isInt()) return Error::InvalidType;
+    return toDevice();
+  }
 
   template <typename T>
   T to() &&;
   template <typename T>
-  typename std::conditional<std::is_same<T, ::executorch::aten::Tensor>::value,
-                            const T&, T>::type
-  to() const&;
+  typename internal::evalue_to_const_ref_overload_return<T>::type to() const&;
   template <typename T>
-  typename std::conditional<std::is_same<T, ::executorch::aten::Tensor>::value,
-                            T&, T>::type
-  to() &;
+  typename internal::evalue_to_ref_overload_return<T>::type to() &;
 
   template <typename T>
   Result<T> tryTo() const;
@@ -306,6 +366,16 @@ struct EValue {
   }
 
  private:
+  template <typename P>
+  static P* checked(P* p, const char* what) {
+    ET_CHECK_MSG(p != nullptr, "%s pointer cannot be null", what);
+    return p;
+  }
+  void clear_to_none() noexcept {
+    tag = Tag::None;
+    payload.copyable_union.as_int = 0;
+  }
+
   EValue(const Payload& p, Tag t) : tag(t) {
     if (isTensor()) {
       new (&payload.as_tensor)::executorch::aten::Tensor(p.as_tensor);
@@ -315,22 +385,21 @@ struct EValue {
   }
 };
 
-#define ET_EVALUE_DEFINE_TO_(T, method_name)                                 \
-  template <>                                                                \
-  inline T EValue::to<T>() && {                                              \
-    return static_cast<T>(std::move(*this).method_name());                   \
-  }                                                                          \
-  template <>                                                                \
-  inline std::conditional<std::is_same<T, ::executorch::aten::Tensor>::value, \
-                          const T&, T>::type                                 \
-  EValue::to<T>() const& {                                                   \
-    return static_cast<T>(this->method_name());                              \
-  }                                                                          \
-  template <>                                                                \
-  inline std::conditional<std::is_same<T, ::executorch::aten::Tensor>::value, \
-                          T&, T>::type                                       \
-  EValue::to<T>() & {                                                        \
-    return static_cast<T>(this->method_name());                              \
+#define ET_EVALUE_DEFINE_TO_(T, method_name)                                     \
+  template <>                                                                    \
+  inline T EValue::to<T>() && {                                                  \
+    return static_cast<T>(std::move(*this).method_name());                       \
+  }                                                                              \
+  template <>                                                                    \
+  inline internal::evalue_to_const_ref_overload_return<T>::type EValue::to<T>()  \
+      const& {                                                                   \
+    using R = internal::evalue_to_const_ref_overload_return<T>::type;           \
+    return static_cast<R>(this->method_name());                                 \
+  }                                                                              \
+  template <>                                                                    \
+  inline internal::evalue_to_ref_overload_return<T>::type EValue::to<T>() & {    \
+    using R = internal::evalue_to_ref_overload_return<T>::type;                 \
+    return static_cast<R>(this->method_name());                                 \
   }
 ET_EVALUE_DEFINE_TO_(::executorch::aten::Scalar, toScalar)
 ET_EVALUE_DEFINE_TO_(int64_t, toInt)
@@ -341,26 +410,21 @@ ET_EVALUE_DEFINE_TO_(::executorch::aten::ScalarType, toScalarType)
 ET_EVALUE_DEFINE_TO_(::executorch::aten::MemoryFormat, toMemoryFormat)
 ET_EVALUE_DEFINE_TO_(::executorch::aten::Layout, toLayout)
 ET_EVALUE_DEFINE_TO_(::executorch::aten::Device, toDevice)
+ET_EVALUE_DEFINE_TO_(::executorch::aten::Tensor, toTensor)
+ET_EVALUE_DEFINE_TO_(std::optional<::executorch::aten::Tensor>,
+                     toOptional<::executorch::aten::Tensor>)
 ET_EVALUE_DEFINE_TO_(ArrayRef<int64_t>, toIntList)
+ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<int64_t>>, toOptional<ArrayRef<int64_t>>)
 ET_EVALUE_DEFINE_TO_(ArrayRef<bool>, toBoolList)
+ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<bool>>, toOptional<ArrayRef<bool>>)
 ET_EVALUE_DEFINE_TO_(ArrayRef<double>, toDoubleList)
+ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<double>>, toOptional<ArrayRef<double>>)
 ET_EVALUE_DEFINE_TO_(ArrayRef<::executorch::aten::Tensor>, toTensorList)
+ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<::executorch::aten::Tensor>>,
+                     toOptional<ArrayRef<::executorch::aten::Tensor>>)
 ET_EVALUE_DEFINE_TO_(ArrayRef<std::optional<::executorch::aten::Tensor>>,
                      toListOptionalTensor)
 #undef ET_EVALUE_DEFINE_TO_
-
-template <>
-inline ::executorch::aten::Tensor EValue::to<::executorch::aten::Tensor>() && {
-  return std::move(*this).toTensor();
-}
-template <>
-inline const ::executorch::aten::Tensor& EValue::to<::executorch::aten::Tensor>() const& {
-  return this->toTensor();
-}
-template <>
-inline ::executorch::aten::Tensor& EValue::to<::executorch::aten::Tensor>() & {
-  return this->toTensor();
-}
 
 #define ET_EVALUE_DEFINE_TRY_TO_(T, method_name) \
   template <>                                    \
@@ -371,36 +435,68 @@ ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::Scalar, tryToScalar)
 ET_EVALUE_DEFINE_TRY_TO_(int64_t, tryToInt)
 ET_EVALUE_DEFINE_TRY_TO_(bool, tryToBool)
 ET_EVALUE_DEFINE_TRY_TO_(double, tryToDouble)
-ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::Tensor, tryToTensor)
 ET_EVALUE_DEFINE_TRY_TO_(std::string_view, tryToString)
 ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::ScalarType, tryToScalarType)
+ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::MemoryFormat, tryToMemoryFormat)
+ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::Layout, tryToLayout)
+ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::Device, tryToDevice)
+ET_EVALUE_DEFINE_TRY_TO_(::executorch::aten::Tensor, tryToTensor)
+ET_EVALUE_DEFINE_TRY_TO_(std::optional<::executorch::aten::Tensor>,
+                         tryToOptional<::executorch::aten::Tensor>)
 ET_EVALUE_DEFINE_TRY_TO_(ArrayRef<int64_t>, tryToIntList)
+ET_EVALUE_DEFINE_TRY_TO_(std::optional<ArrayRef<int64_t>>, tryToOptional<ArrayRef<int64_t>>)
 ET_EVALUE_DEFINE_TRY_TO_(ArrayRef<bool>, tryToBoolList)
+ET_EVALUE_DEFINE_TRY_TO_(std::optional<ArrayRef<bool>>, tryToOptional<ArrayRef<bool>>)
 ET_EVALUE_DEFINE_TRY_TO_(ArrayRef<double>, tryToDoubleList)
+ET_EVALUE_DEFINE_TRY_TO_(std::optional<ArrayRef<double>>, tryToOptional<ArrayRef<double>>)
 ET_EVALUE_DEFINE_TRY_TO_(ArrayRef<::executorch::aten::Tensor>, tryToTensorList)
+ET_EVALUE_DEFINE_TRY_TO_(std::optional<ArrayRef<::executorch::aten::Tensor>>,
+                         tryToOptional<ArrayRef<::executorch::aten::Tensor>>)
+ET_EVALUE_DEFINE_TRY_TO_(ArrayRef<std::optional<::executorch::aten::Tensor>>,
+                         tryToListOptionalTensor)
 #undef ET_EVALUE_DEFINE_TRY_TO_
 
+namespace internal {
+// Reads one element of a boxed list as T (a null element is an error).
 template <typename T>
-ArrayRef<T> BoxedEvalueList<T>::get() const {
+inline Result<T> unbox_list_element(const EValue* element) {
+  if (element == nullptr) {
+    return Error::InvalidState;
+  }
+  return element->template tryTo<T>();
+}
+// A null optional-tensor element is None.
+template <>
+inline Result<std::optional<::executorch::aten::Tensor>>
+unbox_list_element<std::optional<::executorch::aten::Tensor>>(const EValue* element) {
+  if (element == nullptr) {
+    return std::optional<::executorch::aten::Tensor>();
+  }
+  return element->tryToOptional<::executorch::aten::Tensor>();
+}
+} // namespace internal
+
+template <typename T>
+Result<ArrayRef<T>> BoxedEvalueList<T>::tryGet() const {
   for (size_t i = 0; i < wrapped_vals_.size(); ++i) {
-    ET_CHECK(wrapped_vals_[i] != nullptr);
-    unwrapped_vals_[i] = wrapped_vals_[i]->template to<T>();
+    Result<T> element = internal::unbox_list_element<T>(wrapped_vals_[i]);
+    if (!element.ok()) {
+      return element.error();
+    }
+    new (&unwrapped_vals_[i]) T(std::move(*element));
   }
   return ArrayRef<T>(unwrapped_vals_, wrapped_vals_.size());
 }
 
-template <>
-inline ArrayRef<std::optional<::executorch::aten::Tensor>>
-BoxedEvalueList<std::optional<::executorch::aten::Tensor>>::get() const {
-  for (size_t i = 0; i < wrapped_vals_.size(); ++i) {
-    if (wrapped_vals_[i] == nullptr || wrapped_vals_[i]->isNone()) {
-      unwrapped_vals_[i] = std::nullopt;
-    } else {
-      unwrapped_vals_[i] = wrapped_vals_[i]->toTensor();
-    }
+template <typename T>
+ArrayRef<T> BoxedEvalueList<T>::get() const {
+  Result<ArrayRef<T>> list = tryGet();
+  if (!list.ok()) {
+    ET_LOG(Error, "Boxed list of %zu elements has a null or mistyped element (error 0x%x)",
+           wrapped_vals_.size(), static_cast<unsigned>(list.error()));
+    return ArrayRef<T>();
   }
-  return ArrayRef<std::optional<::executorch::aten::Tensor>>(unwrapped_vals_,
-                                                             wrapped_vals_.size());
+  return *list;
 }
 
 } // namespace runtime

@@ -31,6 +31,9 @@ class EXECUTORCH_API HierarchicalAllocator final {
                                                 size_t offset_bytes,
                                                 size_t size_bytes);
 
+  // The devices given with the buffers; empty for a CPU-only setup.
+  Span<const etensor::Device> planned_buffer_devices() const { return devices_; }
+
   size_t num_buffers() const { return buffers_.size(); }
   Span<uint8_t> buffer(size_t i) const { return buffers_[i]; }
   etensor::Device buffer_device(size_t i) const {

@@ -40,8 +40,8 @@ class EXECUTORCH_API MemoryAllocator {
 
   virtual uint8_t* base_address() const { return begin_; }
   virtual uint32_t size() const { return size_; }
-  virtual uint32_t used_size() const { return static_cast<uint32_t>(cur_ - begin_); }
-  virtual uint32_t free_size() const { return static_cast<uint32_t>(end_ - cur_); }
+  virtual size_t used_size() const { return static_cast<size_t>(cur_ - begin_); }
+  virtual size_t free_size() const { return static_cast<size_t>(end_ - cur_); }
   virtual void reset() { cur_ = begin_; }
   void enable_profiling(const char* name) { (void)name; }
 

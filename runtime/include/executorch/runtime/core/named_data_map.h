@@ -11,34 +11,12 @@
 #include <executorch/runtime/core/freeable_buffer.h>
 #include <executorch/runtime/core/result.h>
 #include <executorch/runtime/core/span.h>
+#include <executorch/runtime/core/tensor_layout.h>
 #include <executorch/runtime/platform/compiler.h>
 #include <executorch/runtime/platform/export.h>
 
 namespace executorch {
 namespace runtime {
-
-// Layout of a named tensor: dtype, sizes and dim order.
-class EXECUTORCH_API TensorLayout final {
- public:
-  TensorLayout() = delete;
-  static Result<TensorLayout> create(Span<const int32_t> sizes,
-                                     Span<const uint8_t> dim_order,
-                                     ::executorch::aten::ScalarType scalar_type);
-  Span<const int32_t> sizes() const { return sizes_; }
-  Span<const uint8_t> dim_order() const { return dim_order_; }
-  ::executorch::aten::ScalarType scalar_type() const { return scalar_type_; }
-  size_t nbytes() const { return nbytes_; }
-
- private:
-  TensorLayout(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
-               ::executorch::aten::ScalarType scalar_type, size_t nbytes)
-      : sizes_(sizes), dim_order_(dim_order), scalar_type_(scalar_type),
-        nbytes_(nbytes) {}
-  Span<const int32_t> sizes_;
-  Span<const uint8_t> dim_order_;
-  ::executorch::aten::ScalarType scalar_type_;
-  size_t nbytes_;
-};
 
 class NamedDataMap {
  public:
@@ -61,6 +39,5 @@ class NamedDataMap {
 namespace torch {
 namespace executor {
 using ::executorch::runtime::NamedDataMap;
-using ::executorch::runtime::TensorLayout;
 } // namespace executor
 } // namespace torch

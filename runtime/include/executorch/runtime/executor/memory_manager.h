@@ -34,6 +34,17 @@ class MemoryManager final {
   HierarchicalAllocator* planned_memory() const { return planned_memory_; }
   MemoryAllocator* temp_allocator() const { return temp_allocator_; }
 
+  // The planned buffers' devices (see HierarchicalAllocator); empty without
+  // planned memory or device information.
+  Span<const etensor::Device> planned_buffer_devices() const {
+    if (planned_memory_ == nullptr) {
+      return Span<const etensor::Device>();
+    }
+    return planned_memory_->planned_buffer_devices();
+  }
+  // True when device information was given for the planned buffers.
+  bool has_device_memory() const { return planned_buffer_devices().size() > 0; }
+
  private:
   MemoryAllocator* method_allocator_;
   HierarchicalAllocator* planned_memory_;

@@ -41,7 +41,19 @@ class EXECUTORCH_API Method final {
   // Storage for an output that is not memory-planned.
   ET_NODISCARD Error set_output_data_ptr(void* buffer, size_t size, size_t output_idx);
   // Runs every instruction. On error the method is reset to its start.
+  // InvalidState while a step()-driven run is in progress.
   ET_NODISCARD Error execute();
+
+  // Runs the next instruction. EndOfMethod once every instruction has run;
+  // then reset_execution() rewinds to the start. An instruction's error is
+  // returned and the position stays on it.
+  ET_EXPERIMENTAL ET_NODISCARD Error step();
+  ET_DEPRECATED ET_NODISCARD Error experimental_step();
+  // True between the first step() and the end of the method.
+  ET_EXPERIMENTAL ET_NODISCARD bool in_progress() const;
+  // Rewinds a step()-driven run that reached the end; InvalidState before.
+  ET_EXPERIMENTAL ET_NODISCARD Error reset_execution();
+  ET_DEPRECATED ET_NODISCARD Error experimental_reset_execution();
   // Shallow copies of the outputs; length must be >= outputs_size().
   ET_NODISCARD Error get_outputs(EValue* output_evalues, size_t length);
   const EValue& get_output(size_t i) const;

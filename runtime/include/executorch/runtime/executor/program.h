@@ -34,15 +34,18 @@ struct ProgramState;
 
 class EXECUTORCH_API Program final {
  public:
+  // Both levels verify the same way: a file is untrusted, so every load
+  // runs the FlatBuffers Verifier over the whole program and then the
+  // semantic validation (indices in range, sizes bounded and overflow-free,
+  // segments inside the file). The two names are kept for upstream's API.
   enum class Verification : uint8_t {
-    // Header checks plus the semantic validation every load does (indices in
-    // range, sizes bounded, segments inside the file).
     Minimal,
-    // Also runs the FlatBuffers Verifier over the whole program.
     InternalConsistency,
   };
 
-  enum class HeaderStatus {
+  // Unscoped, as upstream: Program::CompatibleVersion and
+  // Program::HeaderStatus::CompatibleVersion both name a value.
+  enum HeaderStatus {
     CompatibleVersion,
     IncompatibleVersion,
     NotPresent,
@@ -83,6 +86,15 @@ class EXECUTORCH_API Program final {
   // The program's own named data (Program.named_data), if any.
   Result<const NamedDataMap*> get_named_data_map() const;
 
+  // The pytree encoding of the method's outputs (ContainerMetadata's
+  // encoded_out_str). InvalidArgument for an unknown method, InvalidProgram
+  // when the plan has none.
+  ET_DEPRECATED Result<const char*> get_output_flattening_encoding(
+      const char* method_name = "forward") const;
+
+  // How many bytes check_header() is meant to see (it needs only 8).
+  static constexpr size_t kMinHeadBytes = 64;
+  // Whether data starts like an ExecuTorch program this runtime reads.
   static HeaderStatus check_header(const void* data, size_t size);
 
   // Internal state; opaque to users.

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
+
+#include <executorch/runtime/core/portable_type/reduced_float_ops.h>
 
 namespace executorch {
 namespace runtime {
@@ -38,12 +41,74 @@ struct alignas(2) BFloat16 {
   operator float() const { return internal::bf16_bits_to_float(x); }
 };
 
-inline BFloat16 operator+(BFloat16 a, BFloat16 b) { return BFloat16(float(a) + float(b)); }
-inline BFloat16 operator-(BFloat16 a, BFloat16 b) { return BFloat16(float(a) - float(b)); }
-inline BFloat16 operator*(BFloat16 a, BFloat16 b) { return BFloat16(float(a) * float(b)); }
-inline BFloat16 operator/(BFloat16 a, BFloat16 b) { return BFloat16(float(a) / float(b)); }
-inline BFloat16 operator-(BFloat16 a) { return BFloat16(-float(a)); }
+ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(BFloat16)
+
+namespace internal {
+// The conversion helpers under the names c10 and upstream use: the float
+// with these top 16 bits; the top 16 bits of a float (truncating); and the
+// nearest bfloat16 (ties to even, NaN kept a NaN).
+inline float f32_from_bits(uint16_t src) { return bf16_bits_to_float(src); }
+inline uint16_t bits_from_f32(float src) {
+  uint32_t bits;
+  std::memcpy(&bits, &src, sizeof(bits));
+  return static_cast<uint16_t>(bits >> 16);
+}
+inline uint16_t round_to_nearest_even(float src) { return float_to_bf16_bits(src); }
+} // namespace internal
 
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+namespace std {
+template <>
+class numeric_limits<::executorch::runtime::etensor::BFloat16> {
+  using B = ::executorch::runtime::etensor::BFloat16;
+  static constexpr B bits(uint16_t b) { return B(b, B::from_bits()); }
+
+ public:
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr auto has_denorm = numeric_limits<float>::has_denorm;
+  static constexpr auto has_denorm_loss = numeric_limits<float>::has_denorm_loss;
+  static constexpr auto round_style = numeric_limits<float>::round_style;
+  static constexpr bool is_iec559 = false;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int digits = 8;
+  static constexpr int digits10 = 2;
+  static constexpr int max_digits10 = 4;
+  static constexpr int radix = 2;
+  static constexpr int min_exponent = -125;
+  static constexpr int min_exponent10 = -37;
+  static constexpr int max_exponent = 128;
+  static constexpr int max_exponent10 = 38;
+  static constexpr auto traps = numeric_limits<float>::traps;
+  static constexpr auto tinyness_before = numeric_limits<float>::tinyness_before;
+  static constexpr B min() { return bits(0x0080); }
+  static constexpr B lowest() { return bits(0xFF7F); }
+  static constexpr B max() { return bits(0x7F7F); }
+  static constexpr B epsilon() { return bits(0x3C00); }
+  static constexpr B round_error() { return bits(0x3F00); }
+  static constexpr B infinity() { return bits(0x7F80); }
+  static constexpr B quiet_NaN() { return bits(0x7FC0); }
+  static constexpr B signaling_NaN() { return bits(0x7FA0); }
+  static constexpr B denorm_min() { return bits(0x0001); }
+};
+} // namespace std
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::BFloat16;
+namespace internal {
+using ::executorch::runtime::etensor::internal::bits_from_f32;
+using ::executorch::runtime::etensor::internal::f32_from_bits;
+using ::executorch::runtime::etensor::internal::round_to_nearest_even;
+} // namespace internal
+} // namespace executor
+} // namespace torch

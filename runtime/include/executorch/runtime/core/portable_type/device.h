@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace executorch {
@@ -7,6 +8,8 @@ namespace runtime {
 namespace etensor {
 
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+// How many DeviceType values there are (size of per-type tables).
+constexpr size_t kNumDeviceTypes = 2;
 using DeviceIndex = int8_t;
 
 struct Device final {
@@ -30,3 +33,10 @@ struct Device final {
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::Device;
+using ::executorch::runtime::etensor::DeviceType;
+} // namespace executor
+} // namespace torch

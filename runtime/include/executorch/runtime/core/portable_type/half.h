@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include <executorch/runtime/core/portable_type/reduced_float_ops.h>
+
 namespace executorch {
 namespace runtime {
 namespace etensor {
@@ -88,12 +90,82 @@ struct alignas(2) Half {
   operator float() const { return internal::half_bits_to_float(x); }
 };
 
-inline Half operator+(Half a, Half b) { return Half(float(a) + float(b)); }
-inline Half operator-(Half a, Half b) { return Half(float(a) - float(b)); }
-inline Half operator*(Half a, Half b) { return Half(float(a) * float(b)); }
-inline Half operator/(Half a, Half b) { return Half(float(a) / float(b)); }
-inline Half operator-(Half a) { return Half(-float(a)); }
+ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(Half)
+
+namespace internal {
+// The conversion helpers under the names c10 and upstream use.
+inline uint32_t fp32_to_bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+inline float fp32_from_bits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+inline float fp16_ieee_to_fp32_value(uint16_t h) { return half_bits_to_float(h); }
+inline uint32_t fp16_ieee_to_fp32_bits(uint16_t h) {
+  return fp32_to_bits(half_bits_to_float(h));
+}
+inline uint16_t fp16_ieee_from_fp32_value(float f) { return float_to_half_bits(f); }
+} // namespace internal
 
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+namespace std {
+template <>
+class numeric_limits<::executorch::runtime::etensor::Half> {
+  using H = ::executorch::runtime::etensor::Half;
+  static constexpr H bits(uint16_t b) { return H(b, H::from_bits()); }
+
+ public:
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr auto has_denorm = numeric_limits<float>::has_denorm;
+  static constexpr auto has_denorm_loss = numeric_limits<float>::has_denorm_loss;
+  static constexpr auto round_style = numeric_limits<float>::round_style;
+  static constexpr bool is_iec559 = true;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int digits = 11;
+  static constexpr int digits10 = 3;
+  static constexpr int max_digits10 = 5;
+  static constexpr int radix = 2;
+  static constexpr int min_exponent = -13;
+  static constexpr int min_exponent10 = -4;
+  static constexpr int max_exponent = 16;
+  static constexpr int max_exponent10 = 4;
+  static constexpr auto traps = numeric_limits<float>::traps;
+  static constexpr auto tinyness_before = numeric_limits<float>::tinyness_before;
+  static constexpr H min() { return bits(0x0400); }
+  static constexpr H lowest() { return bits(0xFBFF); }
+  static constexpr H max() { return bits(0x7BFF); }
+  static constexpr H epsilon() { return bits(0x1400); }
+  static constexpr H round_error() { return bits(0x3800); }
+  static constexpr H infinity() { return bits(0x7C00); }
+  static constexpr H quiet_NaN() { return bits(0x7E00); }
+  static constexpr H signaling_NaN() { return bits(0x7D00); }
+  static constexpr H denorm_min() { return bits(0x0001); }
+};
+} // namespace std
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::Half;
+namespace internal {
+using ::executorch::runtime::etensor::internal::fp16_ieee_from_fp32_value;
+using ::executorch::runtime::etensor::internal::fp16_ieee_to_fp32_bits;
+using ::executorch::runtime::etensor::internal::fp16_ieee_to_fp32_value;
+using ::executorch::runtime::etensor::internal::fp32_from_bits;
+using ::executorch::runtime::etensor::internal::fp32_to_bits;
+} // namespace internal
+} // namespace executor
+} // namespace torch

@@ -94,12 +94,18 @@ template <typename SizesType, typename DimOrderType, typename StridesType>
 inline void dim_order_to_stride_nocheck(const SizesType* sizes,
                                         const DimOrderType* dim_order,
                                         const size_t dims, StridesType* strides) {
+  if (dims == 0) {
+    return;
+  }
   StridesType running = 1;
-  for (size_t i = dims; i-- > 0;) {
+  for (size_t i = dims - 1; i > 0; --i) {
     const auto d = static_cast<size_t>(dim_order[i]);
     strides[d] = running;
     running = static_cast<StridesType>(running * (sizes[d] == 0 ? 1 : sizes[d]));
   }
+  // The outermost dim's stride; the product past it is never needed (and
+  // may not fit StridesType even when every stride does).
+  strides[static_cast<size_t>(dim_order[0])] = running;
 }
 
 // Writes the dense strides of `sizes` laid out in `dim_order` into

@@ -1,0 +1,101 @@
+// MergedDataMap: one rule for every merge (several .ptd files in Module and
+// executorch-run, a method's data beside the program's own): a key belongs
+// to the one map that lists it, two maps listing one key is an error, a key
+// no map lists is NotFound.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
+#include <executorch/extension/named_data_map/merged_data_map.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include "pte_writer.h"
+
+namespace {
+
+using ::executorch::extension::BufferDataLoader;
+using ::executorch::extension::FlatTensorDataMap;
+using ::executorch::extension::merged_data_map::MergedDataMap;
+using ::executorch::runtime::Error;
+using ::executorch::runtime::NamedDataMap;
+using namespace ptewriter;
+
+// A .ptd with one float per key (value = position + base).
+struct Ptd {
+  Ptd(std::vector<std::string> keys, float base) {
+    std::vector<NamedTensorDesc> named;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      named.push_back({keys[i], int8_t(Dtype::Float), {1}, {},
+                       bytes_of(std::vector<float>{base + float(i)})});
+    }
+    bytes = serialize_flat_tensor(named);
+    loader = std::make_unique<BufferDataLoader>(bytes.data(), bytes.size());
+    auto m = FlatTensorDataMap::load(loader.get());
+    EXPECT_EQ(m.error(), Error::Ok);
+    map = std::make_unique<FlatTensorDataMap>(std::move(*m));
+  }
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<BufferDataLoader> loader;
+  std::unique_ptr<FlatTensorDataMap> map;
+};
+
+float value_of(const NamedDataMap& m, const char* key) {
+  float v = -1;
+  EXPECT_EQ(m.load_data_into(key, &v, sizeof(v)), Error::Ok) << key;
+  return v;
+}
+
+class MergedDataMapTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ::executorch::runtime::runtime_init(); }
+};
+
+TEST_F(MergedDataMapTest, EachKeyComesFromTheMapThatListsIt) {
+  Ptd a({"w", "b"}, 10), b({"x"}, 20);
+  const NamedDataMap* maps[] = {a.map.get(), nullptr, b.map.get()};
+  auto merged = MergedDataMap::load(maps);
+  ASSERT_EQ(merged.error(), Error::Ok);
+  EXPECT_EQ(merged->get_num_keys().get(), 3u);
+  EXPECT_EQ(value_of(*merged, "w"), 10.0f);
+  EXPECT_EQ(value_of(*merged, "b"), 11.0f);
+  EXPECT_EQ(value_of(*merged, "x"), 20.0f);
+  EXPECT_EQ(merged->get_tensor_layout("x")->nbytes(), 4u);
+  auto data = merged->get_data("b");
+  ASSERT_TRUE(data.ok());
+  float v = 0;
+  std::memcpy(&v, data->data(), sizeof(v));
+  EXPECT_EQ(v, 11.0f);
+  EXPECT_STREQ(merged->get_key(2).get(), "x");
+  EXPECT_EQ(merged->get_key(3).error(), Error::InvalidArgument);
+}
+
+TEST_F(MergedDataMapTest, AKeyNoMapListsIsNotFound) {
+  Ptd a({"w"}, 1), b({"x"}, 2);
+  const NamedDataMap* maps[] = {a.map.get(), b.map.get()};
+  auto merged = MergedDataMap::load(maps);
+  ASSERT_EQ(merged.error(), Error::Ok);
+  EXPECT_EQ(merged->get_tensor_layout("nope").error(), Error::NotFound);
+  EXPECT_EQ(merged->get_data("nope").error(), Error::NotFound);
+  float v = 0;
+  EXPECT_EQ(merged->load_data_into("nope", &v, sizeof(v)), Error::NotFound);
+  // A prefix of a key is not the key.
+  EXPECT_EQ(merged->get_data("").error(), Error::NotFound);
+}
+
+TEST_F(MergedDataMapTest, AKeyInTwoMapsIsAnError) {
+  Ptd a({"w", "shared"}, 1), b({"shared"}, 2);
+  const NamedDataMap* maps[] = {a.map.get(), b.map.get()};
+  EXPECT_EQ(MergedDataMap::load(maps).error(), Error::InvalidArgument);
+}
+
+TEST_F(MergedDataMapTest, NothingToMergeIsAnError) {
+  Ptd empty({}, 0);
+  const NamedDataMap* maps[] = {nullptr, empty.map.get()};
+  EXPECT_EQ(MergedDataMap::load(maps).error(), Error::InvalidArgument);
+}
+
+} // namespace

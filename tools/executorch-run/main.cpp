@@ -1,0 +1,138 @@
+// executorch-run: load a .pte program, run one method on generated or given
+// inputs, and print its outputs and timing (cmd_run.cpp); or describe a
+// program (--info, cmd_info.cpp) or the registered backends (--backends,
+// cmd_backends.cpp). Failures end in one stderr line (errors.h).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include <executorch/extension/memory_allocator/memory_budget.h>
+#include <executorch/runtime/platform/build_info.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include "errors.h"
+#include "executorch_run_config.h"
+#include "options.h"
+#include "plugins.h"
+
+namespace {
+
+using ::executorch::extension::MemoryBudget;
+using namespace et_run;
+
+void add_options(CLI::App& app, Options& o, std::string& memory_limit) {
+  app.add_option("MODEL", o.model, "The program to load (.pte); default: the demo program")
+      ->type_name("");
+  app.add_option("--ptd", o.ptd, "External tensor data (.ptd); may be repeated")
+      ->allow_extra_args(false)
+      ->type_name("FILE");
+  app.add_option("--method", o.method, "Method to run (default: forward, or the only method)")
+      ->type_name("NAME");
+  app.add_option("--input", o.inputs,
+                 "Input data: ones (default), zeros, random[:SEED], V1,V2,... "
+                 "or @FILE (raw little-endian bytes). One per method input in "
+                 "order; a single --input applies to all")
+      ->allow_extra_args(false)
+      ->type_name("SPEC");
+  app.add_option("--iterations", o.iterations, "Times to run the method (default 1)")
+      ->type_name("N");
+  app.add_option("--backend-option", o.backend_options,
+                 "A load-time option for a delegate, e.g. "
+                 "CudaBackend:use_cuda_graph=true (true/false, an integer or a "
+                 "string); may be repeated")
+      ->allow_extra_args(false)
+      ->type_name("B:K=V");
+  app.add_option("--memory-limit", memory_limit,
+                 "The most memory the program may make this tool allocate for "
+                 "planned buffers and inputs, e.g. 512M or 16G (default: "
+                 "$EXECUTORCH_MEMORY_LIMIT, else the physical memory)")
+      ->type_name("SIZE");
+  app.add_flag("--json", o.json, "Print one JSON object instead of text");
+  app.add_flag("--all-values", o.all_values,
+               "Print every element of each output (by default text shows the "
+               "first and last 8 of a longer tensor, JSON up to 1048576)");
+  app.add_flag("--info", o.info,
+               "Describe the program: methods, inputs, outputs, operators, delegates");
+  app.add_flag("--backends", o.backends,
+               "List the registered backends and whether each is available");
+  app.add_flag("--no-plugins", o.no_plugins,
+               "Do not dlopen optional backend libraries (the CUDA backend)");
+  app.add_flag("-v,--verbose", o.verbose, "Show the runtime's log and notes");
+  app.set_version_flag("--version",
+                       std::string(kProg) + " " + EXECUTORCH_RUN_VERSION + " (libexecutorch " +
+                           ::executorch::runtime::build_version() + ")",
+                       "Print the version and exit");
+  app.get_formatter()->column_width(28);
+}
+
+size_t memory_limit_of(const std::string& text) {
+  if (text.empty()) {
+    return MemoryBudget::default_limit();
+  }
+  auto limit = MemoryBudget::parse_size(text.c_str());
+  if (!limit.ok()) {
+    throw Failure{rt::Error::InvalidArgument,
+                  "--memory-limit: '" + text + "' is not a size (e.g. 512M, 16G)",
+                  kExitUsage};
+  }
+  return limit.get();
+}
+
+int dispatch(Options& o, const std::string& memory_limit) {
+  o.memory_limit = memory_limit_of(memory_limit);
+  if (o.backends) {
+    if (o.info || !o.model.empty()) {
+      fail(rt::Error::InvalidArgument, "--backends takes no model and no --info");
+    }
+    return cmd_backends(o);
+  }
+  if (o.info) {
+    if (o.json) {
+      fail(rt::Error::NotSupported, "--info has no JSON form yet");
+    }
+    return cmd_info(o);
+  }
+  return cmd_run(o);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  install_crash_handlers();
+  Options o;
+  std::string memory_limit;
+  CLI::App app{"Run a method of an ExecuTorch program (.pte) and print its outputs and "
+               "timing, describe a program (--info), or list the backends (--backends). "
+               "With no MODEL, runs the bundled demo program.",
+               kProg};
+  add_options(app, o, memory_limit);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help, --version
+      return app.exit(e);
+    }
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    std::fprintf(stderr, "%s: error: %s: %s (see --help)\n", kProg,
+                 rt::to_string(rt::Error::InvalidArgument), what.c_str());
+    return kExitUsage;
+  }
+  rt::runtime_init();
+  install_log_sink(o.verbose);
+  if (!o.no_plugins) {
+    load_plugins(kProg, o.verbose);
+  }
+  try {
+    return dispatch(o, memory_limit);
+  } catch (const Failure& f) {
+    return print_error(f);
+  } catch (const std::bad_alloc&) {
+    return print_error({rt::Error::MemoryAllocationFailed, "out of memory"});
+  } catch (const std::exception& e) {
+    return print_error({rt::Error::Internal, e.what()});
+  }
+}

@@ -1,0 +1,44 @@
+#include "plugins.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+
+#include <executorch/runtime/backend/backend_plugins.h>
+#include <executorch/runtime/backend/interface.h>
+
+namespace rt = ::executorch::runtime;
+
+namespace et_run {
+
+void load_plugins(const char* prog, bool verbose) {
+  const size_t loaded = rt::load_backend_plugins();
+  if (verbose) {
+    std::fprintf(stderr, "%s: note: %zu backend plugin(s) loaded from EXECUTORCH_BACKEND_PATH and %s\n",
+                 prog, loaded, rt::backend_plugin_dir());
+  }
+  if (rt::get_backend_class("CudaBackend") != nullptr) {
+    return;
+  }
+  // The soname reaches a backend the loader path finds but no plugin
+  // directory lists (a build tree on LD_LIBRARY_PATH). Loading is
+  // idempotent, so a backend reached both ways registers once. The handle
+  // stays open for the life of the process on purpose.
+  const char* soname = "libexecutorch_cuda_backend.so.1";
+  const bool ok = ::dlopen(soname, RTLD_NOW | RTLD_GLOBAL) != nullptr;
+  if (verbose) {
+    const char* err = ok ? nullptr : ::dlerror();
+    std::fprintf(stderr, "%s: note: %s %s%s%s\n", prog, ok ? "loaded" : "did not load", soname,
+                 ok ? "" : ": ", ok ? "" : (err != nullptr ? err : "unknown error"));
+  }
+}
+
+BackendState backend_state(const char* name) {
+  rt::BackendInterface* b = rt::get_backend_class(name);
+  if (b == nullptr) {
+    return {false, false};
+  }
+  return {true, b->is_available()};
+}
+
+} // namespace et_run
