@@ -47,13 +47,13 @@ failed=0
 for h in "${harnesses[@]}"; do
   corpus=$tmp/$h
   mkdir -p "$corpus"
-  cp tests/fuzz/corpus/$h/* "$corpus"/ 2>/dev/null || true
-  cp build-fuzz/tests/fuzz/corpus/$h/* "$corpus"/ 2>/dev/null || true
+  cp "tests/fuzz/corpus/$h"/* "$corpus"/ 2>/dev/null || true
+  cp "build-fuzz/tests/fuzz/corpus/$h"/* "$corpus"/ 2>/dev/null || true
   if [ "$h" = fuzz_program ] && [ -d "$conformance" ]; then
     cp "$conformance"/*.pte "$corpus"/ 2>/dev/null || true
   fi
-  echo "== $h: $(ls "$corpus" | wc -l) seeds, ${seconds}s"
-  if ! build-fuzz/tests/fuzz/$h "$corpus" -max_total_time="$seconds" \
+  echo "== $h: $(find "$corpus" -type f | wc -l) seeds, ${seconds}s"
+  if ! "build-fuzz/tests/fuzz/$h" "$corpus" -max_total_time="$seconds" \
       -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
       -artifact_prefix="$root/fuzz-findings/$h-" >"$tmp/$h.log" 2>&1; then
     echo "FINDING in $h:"; tail -60 "$tmp/$h.log"
@@ -61,7 +61,7 @@ for h in "${harnesses[@]}"; do
   else
     grep -E 'stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^#[0-9]+.*DONE' "$tmp/$h.log" || tail -3 "$tmp/$h.log"
   fi
-  echo "== $h corpus after run: $(ls "$corpus" | wc -l) files"
+  echo "== $h corpus after run: $(find "$corpus" -type f | wc -l) files"
 done
 rmdir fuzz-findings 2>/dev/null || true
 echo "== fuzz.sh total $(( $(date +%s) - start ))s"

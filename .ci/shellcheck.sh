@@ -6,10 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 KNOWN=(
-  .ci/fuzz.sh
-  bench/run_cpu.sh
-  bench/run_gpu.sh
-  tests/cuda-backend/gpu/run_from_debs.sh
   tests/cuda-backend/gpu/run_on_gpu_host.sh
 )
 scripts=()

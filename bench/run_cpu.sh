@@ -14,6 +14,7 @@ elif ! meson introspect "$B" --buildoptions | grep -q '"name": "benchmarks", "va
   meson configure "$B" -Dbenchmarks=true >/dev/null
 fi
 ninja -C "$B" -j"${JOBS:-2}" >/dev/null
+# shellcheck source=/dev/null
 echo "== machine: $(nproc) cores, $(uname -sr), $(. /etc/os-release; echo "$PRETTY_NAME"), $(c++ --version | head -1)"
 echo "== executorch $(meson introspect "$B" --projectinfo | python3 -c 'import json,sys;print(json.load(sys.stdin)["version"])'), $(date -u +%Y-%m-%dT%H:%MZ)"
 "$B/bench/cpu_bench" "${quick[@]}"

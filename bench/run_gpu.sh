@@ -10,7 +10,7 @@
 #                                         full build (-Dbenchmarks=true, CUDA)
 #                                         into a small DEST (build-gpubench)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 if [ "${1:-}" = "--pack" ]; then
   src=$2 dest=$3
   rm -rf "$dest"; mkdir -p "$dest"/{bench,runtime,cuda-stream,cuda-backend}

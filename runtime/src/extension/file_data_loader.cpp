@@ -78,11 +78,6 @@ Error FileDataLoader::load_into(size_t offset, size_t size,
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(
       internal::check_load(fd_, file_name_, file_size_, offset, size, "FileDataLoader"));
-  if (size == 0) {
-    return Error::Ok;
-  }
-  ET_CHECK_OR_RETURN_ERROR(buffer != nullptr, InvalidArgument,
-                           "load_into %s: null destination buffer", file_name_);
   return internal::pread_exact(fd_, file_name_, buffer, size, offset);
 }
 

@@ -10,6 +10,7 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "extension/file_checks.h"
 #include "extension/pread_io.h"
 
 using ::executorch::runtime::Error;
@@ -81,12 +82,7 @@ FileDescriptorDataLoader::~FileDescriptorDataLoader() {
 }
 
 Error FileDescriptorDataLoader::check_range(size_t offset, size_t size) const {
-  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
-                           "FileDescriptorDataLoader used after being moved from");
-  ET_CHECK_OR_RETURN_ERROR(offset <= file_size_ && size <= file_size_ - offset,
-                           InvalidArgument, "Range [%zu, +%zu) is outside %s (%zu bytes)",
-                           offset, size, uri_, file_size_);
-  return Error::Ok;
+  return internal::check_load(fd_, uri_, file_size_, offset, size, "FileDescriptorDataLoader");
 }
 
 Result<size_t> FileDescriptorDataLoader::size() const {
@@ -107,11 +103,6 @@ Error FileDescriptorDataLoader::load_into(size_t offset, size_t size,
                                           void* buffer) const {
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(check_range(offset, size));
-  if (size == 0) {
-    return Error::Ok;
-  }
-  ET_CHECK_OR_RETURN_ERROR(buffer != nullptr, InvalidArgument,
-                           "load_into %s: null destination buffer", uri_);
   return internal::pread_exact(fd_, uri_, buffer, size, offset);
 }
 

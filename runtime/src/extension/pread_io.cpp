@@ -22,6 +22,10 @@ void free_aligned(void* /*context*/, void* data, size_t /*size*/) { std::free(da
 } // namespace
 
 Error pread_exact(int fd, const char* what, void* buffer, size_t size, size_t offset) {
+  if (size > 0 && buffer == nullptr) {
+    ET_LOG(Error, "Reading %zu bytes of %s into a null destination buffer", size, what);
+    return Error::InvalidArgument;
+  }
   auto* out = static_cast<uint8_t*>(buffer);
   size_t done = 0;
   while (done < size) {

@@ -11,8 +11,9 @@ namespace executorch {
 namespace extension {
 namespace internal {
 
-// Reads exactly size bytes at offset (retrying short reads and EINTR).
-// AccessFailed, with a log line naming `what`, on an error or end of file.
+// Reads exactly size bytes at offset (retrying short reads and EINTR); a
+// size of 0 reads nothing. AccessFailed, with a log line naming `what`, on
+// an error or end of file; InvalidArgument for a null buffer.
 ::executorch::runtime::Error pread_exact(int fd, const char* what, void* buffer, size_t size,
                                          size_t offset);
 

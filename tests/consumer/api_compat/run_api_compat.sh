@@ -17,10 +17,10 @@ trap 'rm -rf "$WORK"' EXIT
 STAGE=$WORK/stage
 meson install -C "$BUILD_ROOT" --no-rebuild --destdir "$STAGE" >"$WORK/install.log" 2>&1 \
   || { cat "$WORK/install.log"; exit 1; }
-export PKG_CONFIG_SYSROOT_DIR=$STAGE
-export PKG_CONFIG_LIBDIR=$STAGE$LIBDIR/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR="$STAGE"
+export PKG_CONFIG_LIBDIR="$STAGE$LIBDIR/pkgconfig"
 export PKG_CONFIG_PATH=
-export LD_LIBRARY_PATH=$STAGE$LIBDIR
+export LD_LIBRARY_PATH="$STAGE$LIBDIR"
 
 # Every program must run the same, whichever way it was built.
 run_all() {

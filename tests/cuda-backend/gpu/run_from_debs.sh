@@ -16,7 +16,7 @@ LOG=$OUT/summary-debs.log
 say() { echo "$*" | tee -a "$LOG"; }
 T0=$(date +%s)
 ARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
-ls "$DEBS"/*.deb | sed 's|.*/||' >> "$LOG"
+find "$DEBS" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort >> "$LOG"
 : > "$OUT/dpkg-missing.log"
 ROOT=
 # CUDA from NVIDIA's runfile or a container image is not dpkg-owned: when the
@@ -56,11 +56,12 @@ say "== executorch-run matched the reference in $n_ok of $n_all runs (installed 
 
 CS=/usr/local/cuda/bin/compute-sanitizer
 if [ "${MEMCHECK:-1}" != 0 ] && [ -x "$CS" ]; then
-  FX=$(ls -d "$IT"/gpu/models/*/ | tr '\n' ' ')
+  FX=$(find "$IT"/gpu/models -mindepth 1 -maxdepth 1 -type d | sort | tr '\n' ' ')
   for t in bin/cuda_module_test shim_blas_test shim_conv_test shim_sdpa_test; do
-    case $t in bin/*) args=$FX ;; *) args= ;; esac
+    args=()
+    case $t in bin/*) read -r -a args <<< "$FX" ;; esac
     timeout 240 "$CS" --tool memcheck --leak-check full --error-exitcode 99 \
-      "$IT/gpu/$t" $args > "$OUT/memcheck_$(basename $t).log" 2>&1 &
+      "$IT/gpu/$t" "${args[@]}" > "$OUT/memcheck_$(basename "$t").log" 2>&1 &
   done
   wait
   for t in cuda_module_test shim_blas_test shim_conv_test shim_sdpa_test; do
