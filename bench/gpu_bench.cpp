@@ -10,14 +10,20 @@
 //   gpu:      cudaEvent time between events recorded on the caller stream
 //             before and after execute (the copies and kernels it enqueued);
 //   overhead: latency - gpu (host-side time per execute).
+//   call:     how long the execute call itself took to return (the host
+//             time of an execute whose outputs need no synchronize).
 // Once per process: CUDA context creation and the dlopen of
 // libexecutorch_cuda_backend.so.1 (the backend is not linked, so the first
 // dlopen is a cold load).
 //
 // Usage: gpu_bench [--runs N] [--warmup N] [--backend PATH] [--csv FILE]
-//                  [--cuda-graph] DIR...
+//                  [--cuda-graph] [--device-io] DIR...
 // --cuda-graph adds a row per fixture with the CudaBackend runtime option
-// use_cuda_graph (capture once, replay after).
+// use_cuda_graph (capture once, replay after). --device-io adds rows
+// ("NAME@device") for the delegate alone: CudaBackend's init and execute
+// called directly on the fixture's processed bytes, with inputs and outputs
+// in device memory, as torch's shim runs the same .so (load_method then
+// stands for the delegate's init).
 // Exit 77 when no CUDA device is usable, 1 on a failure.
 #include <algorithm>
 #include <chrono>
@@ -37,6 +43,8 @@
 #include <executorch/extension/module/module.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/platform/runtime.h>
+
+#include "fixture_loader.h"
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
@@ -72,7 +80,7 @@ bool exists(const std::string& p) {
 struct Row {
   std::string name;
   double load_ms = 0, load_method_ms = 0;
-  double med_us = 0, p99_us = 0, gpu_med_us = 0, overhead_med_us = 0;
+  double med_us = 0, p99_us = 0, gpu_med_us = 0, overhead_med_us = 0, call_med_us = 0;
   int runs = 0;
   bool ok = false;
   std::string error;
@@ -86,6 +94,17 @@ struct Row {
       return row;                                                                   \
     }                                                                               \
   } while (0)
+
+void summarize(Row& row, const std::vector<double>& wall, const std::vector<double>& gpu,
+               const std::vector<double>& over, const std::vector<double>& call) {
+  row.runs = int(wall.size());
+  row.med_us = pct(wall, 0.5);
+  row.p99_us = pct(wall, 0.99);
+  row.gpu_med_us = pct(gpu, 0.5);
+  row.overhead_med_us = pct(over, 0.5);
+  row.call_med_us = pct(call, 0.5);
+  row.ok = true;
+}
 
 Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream,
                   bool cuda_graph) {
@@ -155,10 +174,11 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
   cudaEvent_t ev0, ev1;
   CU(cudaEventCreate(&ev0));
   CU(cudaEventCreate(&ev1));
-  std::vector<double> wall, gpu, over;
+  std::vector<double> wall, gpu, over, call;
   wall.reserve(size_t(runs));
   for (int it = 0; it < warmup + runs; ++it) {
     auto w0 = Clock::now();
+    double call_us = 0;
     for (size_t i = 0; i < n_in; ++i) {
       e = module->set_input("forward", inputs[i], i);
       if (e != Error::Ok) break;
@@ -166,7 +186,9 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     if (e == Error::Ok) {
       executorch::extension::cuda::CallerStreamGuard guard(stream);
       CU(cudaEventRecord(ev0, stream));
+      const auto c0 = Clock::now();
       auto out = module->execute("forward");
+      call_us = ms_since(c0) * 1e3;
       e = out.ok() ? Error::Ok : out.error();
       CU(cudaEventRecord(ev1, stream));
     }
@@ -182,17 +204,118 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
       wall.push_back(w_us);
       gpu.push_back(double(g_ms) * 1e3);
       over.push_back(w_us - double(g_ms) * 1e3);
+      call.push_back(call_us);
     }
   }
   cudaEventDestroy(ev0);
   cudaEventDestroy(ev1);
   if (!row.error.empty()) return row;
-  row.runs = int(wall.size());
-  row.med_us = pct(wall, 0.5);
-  row.p99_us = pct(wall, 0.99);
-  row.gpu_med_us = pct(gpu, 0.5);
-  row.overhead_med_us = pct(over, 0.5);
-  row.ok = true;
+  summarize(row, wall, gpu, over, call);
+  return row;
+}
+
+// Device buffers of a fixture's inputs (its input<i>.bin) and outputs, as
+// the tensors CudaBackend::execute takes.
+struct DeviceIo {
+  std::vector<std::vector<int32_t>> sizes;
+  std::vector<std::unique_ptr<TensorImpl>> impls;
+  std::vector<EValue> vals;
+  std::vector<EValue*> ptrs;
+  std::vector<void*> bufs;
+  ~DeviceIo() {
+    for (void* p : bufs) cudaFree(p);
+  }
+  cudaError_t add(const gpu_test::IoSpec& spec, const std::vector<uint8_t>* init) {
+    void* p = nullptr;
+    cudaError_t e = cudaMalloc(&p, spec.nbytes() > 0 ? spec.nbytes() : 1);
+    if (e != cudaSuccess) return e;
+    bufs.push_back(p);
+    e = init != nullptr ? cudaMemcpy(p, init->data(), init->size(), cudaMemcpyHostToDevice)
+                        : cudaMemset(p, 0, spec.nbytes());
+    sizes.push_back(spec.sizes);
+    impls.emplace_back(new TensorImpl(spec.dtype, ssize_t(spec.sizes.size()),
+                                      sizes.back().data(), p, nullptr, nullptr,
+                                      executorch::aten::TensorShapeDynamism::STATIC,
+                                      executorch::runtime::etensor::DeviceType::CUDA, 0));
+    return e;
+  }
+  void finish() {
+    for (auto& i : impls) vals.emplace_back(Tensor(i.get()));
+    for (auto& v : vals) ptrs.push_back(&v);
+  }
+};
+
+// The delegate alone, device I/O: init on the fixture's processed bytes,
+// then execute on the caller stream, timed as bench_fixture does.
+Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t stream,
+                   executorch::runtime::BackendInterface* be, bool cuda_graph) {
+  namespace rt = executorch::runtime;
+  Row row;
+  row.name = dir;
+  while (!row.name.empty() && row.name.back() == '/') row.name.pop_back();
+  row.name = row.name.substr(row.name.rfind('/') + 1) + "@device" + (cuda_graph ? "+graph" : "");
+  gpu_test::Fixture fx;
+  fx.dir = dir;
+  if (!gpu_test::load_fixture(fx) || fx.in_data.size() != fx.ins.size()) {
+    row.error = "cannot read the fixture " + dir;
+    return row;
+  }
+  rt::BackendOption graph_opt{};
+  std::strcpy(graph_opt.key, "use_cuda_graph");
+  graph_opt.value = true;
+  std::vector<rt::CompileSpec> specs;
+  for (auto& sp : fx.specs) {
+    specs.push_back(rt::CompileSpec{sp.first.c_str(), {sp.second.data(), sp.second.size()}});
+  }
+  rt::FreeableBuffer processed(fx.processed.data(), fx.processed.size(), nullptr);
+  rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx.ndm,
+                              rt::Span<const rt::BackendOption>(&graph_opt, cuda_graph ? 1 : 0));
+  auto t0 = Clock::now();
+  auto handle = be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(specs.data(), specs.size()));
+  CU(cudaDeviceSynchronize());
+  row.load_method_ms = ms_since(t0);
+  if (!handle.ok()) {
+    row.error = "init error " + std::to_string(unsigned(handle.error()));
+    return row;
+  }
+  DeviceIo io;
+  for (size_t i = 0; i < fx.ins.size(); ++i) CU(io.add(fx.ins[i], &fx.in_data[i]));
+  for (auto& o : fx.outs) CU(io.add(o, nullptr));
+  io.finish();
+  cudaEvent_t ev0, ev1;
+  CU(cudaEventCreate(&ev0));
+  CU(cudaEventCreate(&ev1));
+  std::vector<double> wall, gpu, over, call;
+  for (int it = 0; it < warmup + runs && row.error.empty(); ++it) {
+    rt::BackendExecutionContext ctx;
+    const auto w0 = Clock::now();
+    Error e;
+    double call_us;
+    {
+      executorch::extension::cuda::CallerStreamGuard guard(stream);
+      CU(cudaEventRecord(ev0, stream));
+      const auto c0 = Clock::now();
+      e = be->execute(ctx, *handle, rt::Span<EValue*>(io.ptrs.data(), io.ptrs.size()));
+      call_us = ms_since(c0) * 1e3;
+      CU(cudaEventRecord(ev1, stream));
+    }
+    CU(cudaStreamSynchronize(stream));
+    const double w_us = ms_since(w0) * 1e3;
+    float g_ms = 0;
+    CU(cudaEventElapsedTime(&g_ms, ev0, ev1));
+    if (e != Error::Ok) {
+      row.error = "execute error " + std::to_string(unsigned(e)) + " at run " + std::to_string(it);
+    } else if (it >= warmup) {
+      wall.push_back(w_us);
+      gpu.push_back(double(g_ms) * 1e3);
+      over.push_back(w_us - double(g_ms) * 1e3);
+      call.push_back(call_us);
+    }
+  }
+  cudaEventDestroy(ev0);
+  cudaEventDestroy(ev1);
+  be->destroy(*handle);
+  if (row.error.empty()) summarize(row, wall, gpu, over, call);
   return row;
 }
 
@@ -201,7 +324,7 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
 int main(int argc, char** argv) {
   int runs = 500, warmup = 50;
   std::string backend = "libexecutorch_cuda_backend.so.1", csv;
-  bool with_graph = false;
+  bool with_graph = false, device_io = false;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -215,9 +338,11 @@ int main(int argc, char** argv) {
       csv = argv[++i];
     } else if (a == "--cuda-graph") {
       with_graph = true;
+    } else if (a == "--device-io") {
+      device_io = true;
     } else if (a == "-h" || a == "--help") {
       std::printf("usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] "
-                  "[--cuda-graph] DIR...\n",
+                  "[--cuda-graph] [--device-io] DIR...\n",
                   argv[0]);
       return 0;
     } else {
@@ -271,28 +396,33 @@ int main(int argc, char** argv) {
   for (auto& d : dirs) {
     rows.push_back(bench_fixture(d, warmup, runs, stream, false));
     if (with_graph) rows.push_back(bench_fixture(d, warmup, runs, stream, true));
+    if (device_io) {
+      rows.push_back(bench_delegate(d, warmup, runs, stream, be, false));
+      if (with_graph) rows.push_back(bench_delegate(d, warmup, runs, stream, be, true));
+    }
   }
-  std::printf("%-12s %10s %12s %10s %10s %10s %12s\n", "model", "load ms", "load_meth ms",
-              "med us", "p99 us", "gpu us", "overhead us");
+  std::printf("%-22s %10s %12s %10s %10s %10s %12s %10s\n", "model", "load ms", "load_meth ms",
+              "med us", "p99 us", "gpu us", "overhead us", "call us");
   int failures = 0;
   for (auto& r : rows) {
     if (!r.ok) {
-      std::printf("%-12s FAILED: %s\n", r.name.c_str(), r.error.c_str());
+      std::printf("%-22s FAILED: %s\n", r.name.c_str(), r.error.c_str());
       ++failures;
       continue;
     }
-    std::printf("%-12s %10.2f %12.1f %10.1f %10.1f %10.1f %12.1f\n", r.name.c_str(), r.load_ms,
-                r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us, r.overhead_med_us);
+    std::printf("%-22s %10.2f %12.1f %10.1f %10.1f %10.1f %12.1f %10.1f\n", r.name.c_str(),
+                r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us,
+                r.overhead_med_us, r.call_med_us);
   }
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (f != nullptr) {
       std::fprintf(f, "model,ok,load_ms,load_method_ms,med_us,p99_us,gpu_med_us,overhead_med_us,"
-                      "runs,dlopen_ms,context_ms\n");
+                      "runs,dlopen_ms,context_ms,call_med_us\n");
       for (auto& r : rows) {
-        std::fprintf(f, "%s,%d,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%.3f,%.3f\n", r.name.c_str(),
-                     int(r.ok), r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us,
-                     r.overhead_med_us, r.runs, dlopen_ms, ctx_ms);
+        std::fprintf(f, "%s,%d,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%.3f,%.3f,%.2f\n",
+                     r.name.c_str(), int(r.ok), r.load_ms, r.load_method_ms, r.med_us, r.p99_us,
+                     r.gpu_med_us, r.overhead_med_us, r.runs, dlopen_ms, ctx_ms, r.call_med_us);
       }
       std::fclose(f);
     }

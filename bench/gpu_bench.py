@@ -16,7 +16,9 @@ own input, the same model:
                  segfaulted on the GPU host, so they are not used.
 Each latency is wall clock per run including the final synchronize: median
 and p99 over --runs after --warmup. Then one table with our runtime's numbers
-(bench/gpu_bench --csv) side by side, with ratios.
+(bench/gpu_bench --csv) side by side, with ratios; with gpu_bench --device-io,
+its "NAME@device" rows (the delegate alone, device I/O) against the same .so
+through torch's shim (also device I/O).
 
 Model definitions come from tools/export/export_cuda.py build(name) (seeded,
 so they are the fixtures' weights). Usage:
@@ -302,15 +304,18 @@ def main():
               f"{ratio(og['med'] if og else None, r.get('graph')):>18}")
     print()
     print(f"{'model':<12}{'ours load_method ms':>21}{'AOTI dlopen+create+weights ms':>31}"
-          f"{'ours gpu us':>13}{'ours host overhead us':>23}{'aoti max err':>14}{'graph max err':>15}")
+          f"{'ours gpu us':>13}{'ours host overhead us':>23}{'aoti max err':>14}{'graph max err':>15}"
+          f"{'ours@device us':>20}{'ours@device/aoti':>18}")
     def f(dct, key, spec):
         return format(float(dct[key]), spec) if key in dct else "n/a"
     for name, r in results.items():
         o = ours.get(name) or {}
         ao = r["aoti"]
+        od = lat(ours.get(name + "@device"))
         print(f"{name:<12}{f(o, 'load_method_ms', '.1f'):>21}{f(ao, 'init_ms', '.1f'):>31}"
               f"{f(o, 'gpu_med_us', '.1f'):>13}{f(o, 'overhead_med_us', '.1f'):>23}"
-              f"{f(ao, 'err', '.2g'):>14}{f(r, 'graph_err', '.2g'):>15}")
+              f"{f(ao, 'err', '.2g'):>14}{f(r, 'graph_err', '.2g'):>15}"
+              f"{cell(od):>20}{ratio(od['med'] if od else None, ao):>18}")
     any_o = next(iter(ours.values()), None)
     if any_o:
         print(f"\nours, once per process: CUDA context {float(any_o['context_ms']):.1f} ms, "

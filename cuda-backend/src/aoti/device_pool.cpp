@@ -125,10 +125,12 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
     a->used += rounded;
     return cudaSuccess;
   }
+  // Every block is allocated at the rounded size, so that it can serve any
+  // request of that size once cached, whichever stream it was made on.
+  const size_t size = cache_round(nbytes);
   {
     std::lock_guard<std::mutex> lk(cache_mu());
     if (StreamCache* c = cache_of(stream)) {
-      const size_t size = cache_round(nbytes);
       auto it = c->free.find(size);
       if (it != c->free.end() && !it->second.empty()) {
         *out = it->second.back();
@@ -136,11 +138,9 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
         c->bytes -= size;
         return cudaSuccess;
       }
-      // Allocated at the rounded size, so it can serve any request of it.
-      return pool_malloc(out, size, device, stream);
     }
   }
-  return pool_malloc(out, nbytes, device, stream);
+  return pool_malloc(out, size, device, stream);
 }
 
 cudaError_t pool_free(void* p, size_t nbytes, cudaStream_t stream) {

@@ -88,6 +88,7 @@ void register_builtin_kernels() {
       pad_kernels(),
       scatter_kernels(),
       mask_kernels(),
+      sort_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
