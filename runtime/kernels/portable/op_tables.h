@@ -35,6 +35,7 @@ Span<const Kernel> pad_kernels();              // pad_ops.cpp
 Span<const Kernel> scatter_kernels();          // scatter_ops.cpp
 Span<const Kernel> mask_kernels();             // mask_ops.cpp
 Span<const Kernel> sort_kernels();             // sort_ops.cpp
+Span<const Kernel> distance_kernels();         // distance_ops.cpp
 
 } // namespace portable
 } // namespace runtime

@@ -89,6 +89,7 @@ void register_builtin_kernels() {
       scatter_kernels(),
       mask_kernels(),
       sort_kernels(),
+      distance_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
