@@ -37,6 +37,7 @@ Span<const Kernel> mask_kernels();             // mask_ops.cpp
 Span<const Kernel> sort_kernels();             // sort_ops.cpp
 Span<const Kernel> distance_kernels();         // distance_ops.cpp
 Span<const Kernel> dropout_kernels();          // dropout_ops.cpp
+Span<const Kernel> pool_backward_kernels();    // pool_backward_ops.cpp
 
 } // namespace portable
 } // namespace runtime
