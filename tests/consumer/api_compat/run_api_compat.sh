@@ -1,7 +1,8 @@
 #!/bin/sh
 # The api_compat suite: user programs written the way upstream's docs and
 # examples write them (an executor runner, a Module + TensorPtr app, a
-# custom backend using BackendOptions) are built against an INSTALLED tree
+# custom backend using BackendOptions, a custom kernel using tensor_util.h
+# and ET_SWITCH) are built against an INSTALLED tree
 # through pkg-config and through CMake, then run.
 # Usage: run_api_compat.sh BUILD_ROOT PREFIX LIBDIR ADD_PTE
 set -eu
@@ -33,6 +34,8 @@ run_all() {
   "$dir/module_tensor_app" "$PTE"
   echo "-- $dir/custom_backend"
   "$dir/custom_backend"
+  echo "-- $dir/custom_kernel"
+  "$dir/custom_kernel"
 }
 
 echo "== pkg-config ($(pkg-config --modversion executorch))"
