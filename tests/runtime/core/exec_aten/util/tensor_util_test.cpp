@@ -171,6 +171,10 @@ TEST_F(TensorUtilTest, TypeClassChecks) {
   EXPECT_FALSE(et::tensor_is_type(f, ScalarType::Double));
   EXPECT_TRUE(et::tensor_is_type(l, {ScalarType::Int, ScalarType::Long}));
   EXPECT_FALSE(et::tensor_is_type(f, {ScalarType::Int, ScalarType::Long}));
+  EXPECT_TRUE(et::tensor_is_type(h, ScalarType::Float, ScalarType::Half));
+  EXPECT_FALSE(et::tensor_is_type(bf, ScalarType::Float, ScalarType::Half));
+  EXPECT_TRUE(et::tensor_is_type(bf, ScalarType::Float, ScalarType::Half, ScalarType::BFloat16));
+  EXPECT_FALSE(et::tensor_is_type(l, ScalarType::Float, ScalarType::Half, ScalarType::BFloat16));
   EXPECT_TRUE(et::tensor_is_integral_type(l));
   EXPECT_FALSE(et::tensor_is_integral_type(b));
   EXPECT_TRUE(et::tensor_is_integral_type(b, /*includeBool=*/true));
@@ -278,6 +282,16 @@ TEST_F(TensorUtilTest, LeadingAndTrailingDims) {
   EXPECT_DEATH((void)et::getLeadingDims(t, -1), "");
   EXPECT_DEATH((void)et::getTrailingDims(t, 4), "");
   EXPECT_DEATH((void)et::getTrailingDims(t, -2), "");
+  // A product that does not fit size_t aborts rather than wrapping.
+  // (Empty, so it needs no storage; explicit strides, as dense ones would
+  // not fit StridesType.)
+  SizesType sizes[] = {0, 1 << 30, 1 << 30, 1 << 30};
+  DimOrderType order[] = {0, 1, 2, 3};
+  StridesType strides[] = {1, 1, 1, 1};
+  TensorImpl huge_impl(ScalarType::Byte, 4, sizes, nullptr, order, strides);
+  Tensor huge(&huge_impl);
+  EXPECT_DEATH((void)et::getTrailingDims(huge, 0), "");
+  EXPECT_EQ(et::getLeadingDims(huge, 3), 0u);
 }
 
 TEST_F(TensorUtilTest, CoordinatesAndIndicesRoundTrip) {
@@ -326,6 +340,15 @@ TEST_F(TensorUtilTest, ExtractScalarTensor) {
   float f = 0;
   EXPECT_FALSE(et::extract_scalar_tensor(tf_.scalar<double>(ScalarType::Double, 1e300), &f));
   EXPECT_FALSE(et::extract_scalar_tensor(tf_.scalar<bool>(ScalarType::Bool, true), &f));
+  ::executorch::aten::Half h;
+  EXPECT_TRUE(et::extract_scalar_tensor(tf_.scalar<float>(ScalarType::Float, 1.5f), &h));
+  EXPECT_EQ(static_cast<float>(h), 1.5f);
+  EXPECT_FALSE(et::extract_scalar_tensor(tf_.scalar<float>(ScalarType::Float, 1e6f), &h));
+  EXPECT_TRUE(et::extract_scalar_tensor(
+      tf_.scalar<::executorch::aten::BFloat16>(ScalarType::BFloat16,
+                                               ::executorch::aten::BFloat16(-2.f)),
+      &f));
+  EXPECT_EQ(f, -2.f);
 
   bool b = false;
   EXPECT_TRUE(et::extract_scalar_tensor(tf_.scalar<bool>(ScalarType::Bool, true), &b));

@@ -321,6 +321,26 @@ inline bool tensor_is_type(::executorch::aten::Tensor t,
   return true;
 }
 
+inline bool tensor_is_type(::executorch::aten::Tensor t,
+                           ::executorch::aten::ScalarType dtype,
+                           ::executorch::aten::ScalarType dtype2) {
+  ET_LOG_MSG_AND_RETURN_IF_FALSE(t.scalar_type() == dtype || t.scalar_type() == dtype2,
+                                 "Expected to find %s or %s type, but tensor has type %s",
+                                 toString(dtype), toString(dtype2), toString(t.scalar_type()));
+  return true;
+}
+
+inline bool tensor_is_type(::executorch::aten::Tensor t,
+                           ::executorch::aten::ScalarType dtype,
+                           ::executorch::aten::ScalarType dtype2,
+                           ::executorch::aten::ScalarType dtype3) {
+  ET_LOG_MSG_AND_RETURN_IF_FALSE(
+      t.scalar_type() == dtype || t.scalar_type() == dtype2 || t.scalar_type() == dtype3,
+      "Expected to find %s, %s, or %s type, but tensor has type %s", toString(dtype),
+      toString(dtype2), toString(dtype3), toString(t.scalar_type()));
+  return true;
+}
+
 // Whether the tensor's type is one of dtypes; logs all of them if not.
 inline bool tensor_is_type(::executorch::aten::Tensor t,
                            const std::vector<::executorch::aten::ScalarType>& dtypes) {
@@ -523,27 +543,30 @@ inline bool tensor_is_scalar(::executorch::aten::Tensor t) {
   return t.dim() == 0 && t.numel() == 1;
 }
 
-// The product of sizes [0, dim). Aborts unless 0 <= dim <= tensor.dim().
+// The product of sizes [0, dim). Aborts unless 0 <= dim <= tensor.dim(), or
+// when the product overflows size_t.
 inline size_t getLeadingDims(const ::executorch::aten::Tensor& tensor, int64_t dim) {
   ET_CHECK_MSG(dim >= 0 && dim <= tensor.dim(),
                "Ending dimension %" PRId64 " should be in the range [0, tensor.dim() %zd].",
                dim, tensor.dim());
   size_t product = 1;
   for (int64_t i = 0; i < dim; ++i) {
-    product *= static_cast<size_t>(tensor.size(i));
+    ET_CHECK_MSG(!__builtin_mul_overflow(product, static_cast<size_t>(tensor.size(i)), &product),
+                 "Product of sizes overflows size_t");
   }
   return product;
 }
 
 // The product of sizes (dim, tensor.dim()). Aborts unless
-// -1 <= dim < tensor.dim().
+// -1 <= dim < tensor.dim(), or when the product overflows size_t.
 inline size_t getTrailingDims(const ::executorch::aten::Tensor& tensor, int64_t dim) {
   ET_CHECK_MSG(dim >= -1 && dim < tensor.dim(),
                "Starting dimension %" PRId64 " should be in the range [-1, tensor.dim() -1 %zd).",
                dim, tensor.dim());
   size_t product = 1;
   for (int64_t i = dim + 1; i < tensor.dim(); ++i) {
-    product *= static_cast<size_t>(tensor.size(i));
+    ET_CHECK_MSG(!__builtin_mul_overflow(product, static_cast<size_t>(tensor.size(i)), &product),
+                 "Product of sizes overflows size_t");
   }
   return product;
 }
@@ -625,11 +648,15 @@ bool extract_scalar_tensor(::executorch::aten::Tensor tensor, INT_T* out_val) {
   return fits;
 }
 
-// Reads a one-element real tensor into *out_val: false for another element
-// count, a non-real type or a finite value outside FLOAT_T's range (inf
-// and NaN are kept).
+// Reads a one-element real, Half or BFloat16 tensor into *out_val (a
+// floating type, Half or BFloat16): false for another element count,
+// another type or a finite value outside FLOAT_T's range (inf and NaN are
+// kept).
 template <typename FLOAT_T,
-          typename std::enable_if<std::is_floating_point<FLOAT_T>::value, bool>::type = true>
+          typename std::enable_if<std::is_floating_point<FLOAT_T>::value ||
+                                      std::is_same<FLOAT_T, ::executorch::aten::Half>::value ||
+                                      std::is_same<FLOAT_T, ::executorch::aten::BFloat16>::value,
+                                  bool>::type = true>
 bool extract_scalar_tensor(::executorch::aten::Tensor tensor, FLOAT_T* out_val) {
   if (tensor.numel() != 1) {
     return false;
@@ -647,7 +674,7 @@ bool extract_scalar_tensor(::executorch::aten::Tensor tensor, FLOAT_T* out_val) 
     break;                                                                  \
   }
   switch (tensor.scalar_type()) {
-    ET_FORALL_REAL_TYPES(ET_INTERNAL_EXTRACT_REAL)
+    ET_FORALL_REALHBF16_TYPES(ET_INTERNAL_EXTRACT_REAL)
     default:
       break;
   }
