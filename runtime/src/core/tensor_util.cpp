@@ -103,15 +103,18 @@ Error share_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
   ET_CHECK_OR_RETURN_ERROR(t_dst.nbytes() == t_src.nbytes(), InvalidArgument,
                            "t_dst.nbytes() %zu != t_src.nbytes() %zu", t_dst.nbytes(),
                            t_src.nbytes());
-  ET_CHECK_OR_RETURN_ERROR(t_src.mutable_data_ptr() != nullptr, InvalidArgument,
-                           "Source tensor has no data to share");
-  t_dst.unsafeGetTensorImpl()->set_data(t_src.mutable_data_ptr());
+  ET_CHECK_OR_RETURN_ERROR(t_src.mutable_data_ptr() != nullptr || t_src.nbytes() == 0,
+                           InvalidArgument, "Source tensor has no data to share");
+  // An empty source shares no memory.
+  t_dst.unsafeGetTensorImpl()->set_data(t_src.numel() == 0 ? nullptr
+                                                           : t_src.mutable_data_ptr());
   return Error::Ok;
 }
 
 Error copy_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
-  ET_CHECK_OR_RETURN_ERROR(t_dst.const_data_ptr() != nullptr, InvalidArgument,
-                           "Destination tensor has no data to copy into");
+  ET_CHECK_OR_RETURN_ERROR(
+      t_dst.const_data_ptr() != nullptr || (t_dst.nbytes() == 0 && t_src.nbytes() == 0),
+      InvalidArgument, "Destination tensor has no data to copy into");
   // A tensor with a 0-sized dimension may have no data: nothing to copy.
   if (t_src.const_data_ptr() == nullptr) {
     return Error::Ok;

@@ -408,6 +408,14 @@ TEST_F(TensorUtilTest, TensorDataHelpers) {
   et::internal::reset_data_ptr(a);
   EXPECT_EQ(a.const_data_ptr(), nullptr);
   EXPECT_EQ(et::internal::copy_tensor_data(a, b), Error::InvalidArgument);
+
+  // Empty tensors share and copy without data.
+  Tensor empty_dst = tf_.make(ScalarType::Int, {0, 3});
+  Tensor empty_src = tf_.make(ScalarType::Int, {3, 0});
+  et::internal::reset_data_ptr(empty_src);
+  ASSERT_EQ(et::internal::share_tensor_data(empty_dst, empty_src), Error::Ok);
+  EXPECT_EQ(empty_dst.const_data_ptr(), nullptr);
+  EXPECT_EQ(et::internal::copy_tensor_data(empty_dst, empty_src), Error::Ok);
 }
 
 // Kernel code written against the legacy namespace compiles unchanged.

@@ -695,12 +695,14 @@ bool extract_scalar_tensor(::executorch::aten::Tensor tensor, BOOL_T* out_val) {
 
 // Data-pointer plumbing the executor uses; kept for code that calls it.
 namespace internal {
-// Makes t_dst point at t_src's data: InvalidArgument unless both hold the
-// same number of bytes and t_src has data.
+// Makes t_dst point at t_src's data (null for an empty t_src):
+// InvalidArgument unless both hold the same number of bytes and a non-empty
+// t_src has data.
 EXECUTORCH_API ET_NODISCARD Error share_tensor_data(const ::executorch::aten::Tensor& t_dst,
                                                     const ::executorch::aten::Tensor& t_src);
 // Copies t_src's bytes into t_dst's data: InvalidArgument when t_dst has no
-// data or the byte counts differ (a t_src without data copies nothing).
+// data (unless both are empty) or the byte counts differ (a t_src without
+// data copies nothing).
 EXECUTORCH_API ET_NODISCARD Error copy_tensor_data(const ::executorch::aten::Tensor& t_dst,
                                                    const ::executorch::aten::Tensor& t_src);
 // Points t at buffer: InvalidArgument when buffer_size < t.nbytes().
