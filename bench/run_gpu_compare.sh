@@ -4,15 +4,15 @@
 # corpus lacks (tools/export/make_corpus.py), then bench/gpu_compare.py runs
 # upstream's executor_runner, ours and PyTorch interleaved, round after round.
 #
-#   bench/run_gpu_compare.sh BUILD UPSTREAM_KIT EXPORTER_KIT
+#   bench/run_gpu_compare.sh BUILD UPSTREAM_KIT [EXPORTER_KIT]
 # BUILD: our libraries + executorch-run (tests/cuda-backend/gpu/pack_carry.sh);
 # UPSTREAM_KIT: ../shared/tools/upstream-runtime copied into the tree;
 # EXPORTER_KIT: the exporter tarballs + flatc (tools/export/make_corpus.py's
-# needs). ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]) and
+# needs), only for PROGRAMS the committed corpus lacks. ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]) and
 # COMMIT can be set in the environment. Raw JSON and the log go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-B=$(cd "$1" && pwd) UK=$(cd "$2" && pwd) XK=$(cd "$3" && pwd)
+B=$(cd "$1" && pwd) UK=$(cd "$2" && pwd) XK=${3:+$(cd "$3" && pwd)}
 OUT=${OUT:-/tmp/gpu-compare-out}
 mkdir -p "$OUT"
 ROUNDS=${ROUNDS:-7} ITERS=${ITERS:-300}
@@ -25,13 +25,15 @@ export PYTHONUNBUFFERED=1
 (bash "$UK/build.sh" "$UK" /tmp/upstream > "$OUT/upstream-build.log" 2>&1; echo "rc=$?" >> "$OUT/upstream-build.log") &
 up_pid=$!
 
-mkdir -p /tmp/ux
-tar -C /tmp/ux -xzf "$XK"/executorch-python-*.tar.gz
-tar -C /tmp/ux -xzf "$XK"/ruamel-yaml-*.tar.gz
-chmod +x "$XK/flatc"
 F=/tmp/gpu-compare-fixtures
 need=$(for p in $PROGRAMS; do n=${p%%:*}; [ -f "tests/models/corpus/cuda/$n/model.pte" ] || echo "$n"; done | sort -u | paste -sd,)
-if [ -n "$need" ]; then
+if [ -n "$need" ] && [ -z "$XK" ]; then
+  echo "programs $need are not in the corpus and no EXPORTER_KIT was given: left out"
+elif [ -n "$need" ]; then
+  mkdir -p /tmp/ux
+  tar -C /tmp/ux -xzf "$XK"/executorch-python-*.tar.gz
+  tar -C /tmp/ux -xzf "$XK"/ruamel-yaml-*.tar.gz
+  chmod +x "$XK/flatc"
   PYTHONPATH=/tmp/ux FLATC_EXECUTABLE=$XK/flatc timeout 400 python3 tools/export/make_corpus.py \
     --out "$F" --flow cuda --only "$need" > "$OUT/export.log" 2>&1
 fi

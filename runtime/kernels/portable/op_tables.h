@@ -36,6 +36,8 @@ Span<const Kernel> scatter_kernels();          // scatter_ops.cpp
 Span<const Kernel> mask_kernels();             // mask_ops.cpp
 Span<const Kernel> sort_kernels();             // sort_ops.cpp
 Span<const Kernel> distance_kernels();         // distance_ops.cpp
+Span<const Kernel> dropout_kernels();          // dropout_ops.cpp
+Span<const Kernel> pool_backward_kernels();    // pool_backward_ops.cpp
 
 } // namespace portable
 } // namespace runtime

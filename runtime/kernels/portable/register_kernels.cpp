@@ -90,6 +90,8 @@ void register_builtin_kernels() {
       mask_kernels(),
       sort_kernels(),
       distance_kernels(),
+      dropout_kernels(),
+      pool_backward_kernels(),
   };
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);

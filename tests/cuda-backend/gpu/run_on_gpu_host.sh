@@ -31,10 +31,10 @@ if [ -z "${FIXTURES:-}" ]; then
   # (a) export, one process per model: the three base models in both
   # layouts, the rest in the device layout only.
   E=$SRC/tools/export/export_cuda.py
-  (timeout ${EXPORT_TIMEOUT:-330} python3 "$E" --out "$OUT/models" --layout both \
+  (timeout "${EXPORT_TIMEOUT:-330}" python3 "$E" --out "$OUT/models" --layout both \
      --models mlp,conv,transformer > "$OUT/export-both.log" 2>&1) &
   P1=$!
-  (timeout ${EXPORT_TIMEOUT:-330} python3 "$E" --out "$OUT/models" --layout device \
+  (timeout "${EXPORT_TIMEOUT:-330}" python3 "$E" --out "$OUT/models" --layout device \
      --models mlp2,conv_aten,attn,attn32 > "$OUT/export-device.log" 2>&1) &
   P2=$!
   wait $P1; R1=$?; wait $P2; R2=$?
@@ -53,19 +53,20 @@ else
   say "== (a) export skipped: fixtures from $M"
 fi
 du -sh "$M"/* 2>/dev/null | tee -a "$LOG"
-FX=""
+FX=()
 for n in $ALL; do
-  [ -f "$M/$n/model.pte" ] && FX="$FX $M/$n"
+  [ -f "$M/$n/model.pte" ] && FX+=("$M/$n")
 done
-say "fixtures:$FX"
+say "fixtures: ${FX[*]}"
 ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1" | grep -E 'cuda|cublas|cudnn' >> "$OUT/gpu.log"
 
 # (b) the gpu suite binaries against the fixtures.
-timeout 150 "$GT/cuda_module_test" $FX > "$OUT/module_test.log" 2>&1
+timeout 150 "$GT/cuda_module_test" "${FX[@]}" > "$OUT/module_test.log" 2>&1
 say "== (b) cuda_module_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|fixtures|growth' "$OUT/module_test.log" | head -30 | tee -a "$LOG"
-FX1=$(echo "$FX" | tr ' ' '\n' | grep -v '/mlp2$' | tr '\n' ' ')  # one delegate each
-timeout 150 "$GT/cuda_gpu_test" $FX1 > "$OUT/gpu_test.log" 2>&1
+FX1=()  # one delegate each
+for d in "${FX[@]}"; do [ "${d##*/}" = mlp2 ] || FX1+=("$d"); done
+timeout 150 "$GT/cuda_gpu_test" "${FX1[@]}" > "$OUT/gpu_test.log" 2>&1
 say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|executes|NOTE' "$OUT/gpu_test.log" | head -40 | tee -a "$LOG"
 for t in shim_blas_test shim_conv_test shim_sdpa_test; do
@@ -75,7 +76,7 @@ done
 
 # (c) executorch-run on each fixture, eagerly and with CUDA-graph replay,
 # compared with the reference.
-for d in $FX; do
+for d in "${FX[@]}"; do
   for mode in eager graph; do
     say "== (c) $(bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" \
       "$B/tools/executorch-run/executorch-run" "$d" $mode "$OUT")"
@@ -89,9 +90,9 @@ if [ "${MEMCHECK:-1}" = 0 ]; then
 elif [ -x "$CS" ]; then
   # In parallel (the sanitizer is CPU-bound); each test under its own limit.
   for t in cuda_module_test cuda_gpu_test shim_blas_test shim_conv_test shim_sdpa_test; do
-    case $t in cuda_module_test) args=$FX ;; cuda_gpu_test) args=$FX1 ;; *) args= ;; esac
-    EXECUTORCH_GPU_TEST_REPEATS=20 timeout ${MEMCHECK_TIMEOUT:-300} "$CS" --tool memcheck \
-      --leak-check full --error-exitcode 99 "$GT/$t" $args > "$OUT/memcheck_$t.log" 2>&1 &
+    case $t in cuda_module_test) args=("${FX[@]}") ;; cuda_gpu_test) args=("${FX1[@]}") ;; *) args=() ;; esac
+    EXECUTORCH_GPU_TEST_REPEATS=20 timeout "${MEMCHECK_TIMEOUT:-300}" "$CS" --tool memcheck \
+      --leak-check full --error-exitcode 99 "$GT/$t" "${args[@]}" > "$OUT/memcheck_$t.log" 2>&1 &
   done
   wait
   for t in cuda_module_test cuda_gpu_test shim_blas_test shim_conv_test shim_sdpa_test; do
@@ -124,10 +125,10 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 cp "/proc/$PID/maps" "$OUT/maps.txt" 2>/dev/null
-LEFT=$(ls -A "$TD" | tr '\n' ' ')
+LEFT=$(find "$TD" -mindepth 1 -maxdepth 1 -printf '%f ')
 wait $PID; RRC=$?
 TORCH=$(grep -Ec 'libtorch|libc10' "$OUT/maps.txt" "$OUT/ldd.log" | awk -F: '{s+=$2} END {print s+0}')
-say "== (e) executorch-run rc=$RRC; model .so mapped at the snapshot: $MAPPED; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(ls -A "$TD" | tr '\n' ' ')]"
+say "== (e) executorch-run rc=$RRC; model .so mapped at the snapshot: $MAPPED; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(find "$TD" -mindepth 1 -maxdepth 1 -printf '%f ')]"
 grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.txt"
 rm -rf "$TD"
 if [ -n "$OLD_TMPDIR" ]; then export TMPDIR=$OLD_TMPDIR; else unset TMPDIR; fi
@@ -154,7 +155,7 @@ fi
 # fixtures; the table lands in $OUT/bench/gpu_bench.txt.
 if [ -n "${BENCH_BUILD:-}" ]; then
   mkdir -p "$OUT/bench"
-  FIXTURES=$M OUT=$OUT/bench timeout ${BENCH_TIMEOUT:-420} bash "$SRC/bench/run_gpu.sh" \
+  FIXTURES=$M OUT=$OUT/bench timeout "${BENCH_TIMEOUT:-420}" bash "$SRC/bench/run_gpu.sh" \
     "$BENCH_BUILD" > "$OUT/bench/bench.log" 2>&1
   say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
   rm -f "$OUT/bench/ours.csv"
