@@ -10,10 +10,19 @@
 //   "live_delegates" -> int: CudaBackend delegates initialized and not yet
 //                      destroyed in this process.
 //   "weight_sharing_across_methods" -> bool: the default set_option gave.
+//   "live_tensor_handles", "live_storages" -> int: the shim's tensor objects
+//                      and storages alive in this process (constants' too):
+//                      steady across executes unless one leaks.
+//   "pool_reserved_kib", "pool_used_kib", "pool_cached_kib" -> int, KiB:
+//                      device memory the shim's pools hold from the driver,
+//                      hand out (cached blocks included) and keep cached on
+//                      delegate streams, summed over devices (device_pool.h).
 // CudaBackend::set_option: "weight_sharing_across_methods" (bool; another
 // type is InvalidArgument).
 #include <array>
 #include <cinttypes>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <variant>
@@ -22,6 +31,8 @@
 #include <executorch/runtime/platform/log.h>
 
 #include "cuda_backend.h"
+#include "aoti/device_pool.h"
+#include "aoti/tensor_obj.h"
 #include "graph_replay.h"
 
 namespace executorch {
@@ -32,6 +43,13 @@ using runtime::BackendOption;
 using runtime::BackendOptionContext;
 using runtime::Error;
 using runtime::Span;
+
+namespace {
+// An option's int (32 bits): counts and KiB beyond it read as INT_MAX.
+int clamp_int(int64_t v) {
+  return v > INT_MAX ? INT_MAX : static_cast<int>(v);
+}
+} // namespace
 
 Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>& options) {
   for (BackendOption& option : options) {
@@ -51,6 +69,16 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
       option.value = static_cast<int>(live_delegate_count());
     } else if (std::strcmp(option.key, "weight_sharing_across_methods") == 0) {
       option.value = weight_sharing_.load(std::memory_order_relaxed);
+    } else if (std::strcmp(option.key, "live_tensor_handles") == 0) {
+      option.value = clamp_int(aoti::live_tensor_objs());
+    } else if (std::strcmp(option.key, "live_storages") == 0) {
+      option.value = clamp_int(aoti::live_storages());
+    } else if (std::strcmp(option.key, "pool_reserved_kib") == 0) {
+      option.value = clamp_int(static_cast<int64_t>(aoti::pool_stats().reserved >> 10));
+    } else if (std::strcmp(option.key, "pool_used_kib") == 0) {
+      option.value = clamp_int(static_cast<int64_t>(aoti::pool_stats().used >> 10));
+    } else if (std::strcmp(option.key, "pool_cached_kib") == 0) {
+      option.value = clamp_int(static_cast<int64_t>(aoti::pool_stats().cached >> 10));
     }
   }
   return BackendInterface::get_option(context, options);

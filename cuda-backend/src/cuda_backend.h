@@ -47,7 +47,8 @@ class CudaBackend : public runtime::BackendInterface {
   void destroy(runtime::DelegateHandle* handle) const override;
 
   // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches",
-  // "live_delegates", "weight_sharing_across_methods".
+  // "live_delegates", "weight_sharing_across_methods", "live_tensor_handles",
+  // "live_storages", "pool_reserved_kib", "pool_used_kib", "pool_cached_kib".
   runtime::Error get_option(runtime::BackendOptionContext& context,
                             runtime::Span<runtime::BackendOption>& options) override;
 

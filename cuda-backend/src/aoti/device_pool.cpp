@@ -203,6 +203,24 @@ void pool_model_destroyed(int32_t device) {
   }
 }
 
+PoolStats pool_stats() {
+  PoolStats st;
+  for (int d = 0; d < kMaxDevices; ++d) {
+    cudaMemPool_t p = slots()[d].pool.load(std::memory_order_acquire);
+    if (p == nullptr) continue;
+    uint64_t reserved = 0, used = 0;
+    if (cudaMemPoolGetAttribute(p, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess) {
+      st.reserved += reserved;
+    }
+    if (cudaMemPoolGetAttribute(p, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess) {
+      st.used += used;
+    }
+  }
+  std::lock_guard<std::mutex> lk(cache_mu());
+  for (const StreamCache& c : caches()) st.cached += c.bytes;
+  return st;
+}
+
 } // namespace aoti
 } // namespace cuda
 } // namespace backends

@@ -74,6 +74,17 @@ class ScopedAllocTally {
 void pool_model_created(int32_t device);
 void pool_model_destroyed(int32_t device);
 
+// What the shim holds on every device, for telling a leak from a one-time
+// growth: `reserved` and `used` are the pools' cudaMemPoolAttrReserved/
+// UsedMemCurrent (cached blocks count as used), `cached` what the delegate
+// streams' caches hold. Creates no pool and needs no device when none exists.
+struct PoolStats {
+  uint64_t reserved = 0;
+  uint64_t used = 0;
+  uint64_t cached = 0;
+};
+PoolStats pool_stats();
+
 } // namespace aoti
 } // namespace cuda
 } // namespace backends

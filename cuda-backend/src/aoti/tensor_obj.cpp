@@ -1,5 +1,6 @@
 #include "aoti/tensor_obj.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -31,11 +32,34 @@ void storage_release(Storage* s) {
   delete_storage(s);
 }
 
-Storage* new_storage() { return FreeList<Storage>::make(); }
-void delete_storage(Storage* s) { FreeList<Storage>::drop(s); }
-TensorObj* new_tensor_obj() { return FreeList<TensorObj>::make(); }
-TensorObj* copy_tensor_obj(const TensorObj& src) { return FreeList<TensorObj>::make(src); }
-void delete_tensor_obj(TensorObj* t) { FreeList<TensorObj>::drop(t); }
+namespace {
+// Relaxed: counts, read only for diagnostics.
+std::atomic<int64_t> g_live_storages{0}, g_live_tensor_objs{0};
+
+template <typename T>
+T* counted(T* p, std::atomic<int64_t>& n) {
+  if (p != nullptr) n.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
+} // namespace
+
+Storage* new_storage() { return counted(FreeList<Storage>::make(), g_live_storages); }
+void delete_storage(Storage* s) {
+  if (s == nullptr) return;
+  g_live_storages.fetch_sub(1, std::memory_order_relaxed);
+  FreeList<Storage>::drop(s);
+}
+TensorObj* new_tensor_obj() { return counted(FreeList<TensorObj>::make(), g_live_tensor_objs); }
+TensorObj* copy_tensor_obj(const TensorObj& src) {
+  return counted(FreeList<TensorObj>::make(src), g_live_tensor_objs);
+}
+void delete_tensor_obj(TensorObj* t) {
+  if (t == nullptr) return;
+  g_live_tensor_objs.fetch_sub(1, std::memory_order_relaxed);
+  FreeList<TensorObj>::drop(t);
+}
+int64_t live_tensor_objs() { return g_live_tensor_objs.load(std::memory_order_relaxed); }
+int64_t live_storages() { return g_live_storages.load(std::memory_order_relaxed); }
 
 bool TensorObj::is_contiguous() const {
   int64_t expect = 1;

@@ -123,6 +123,11 @@ void delete_storage(Storage* s);
 TensorObj* new_tensor_obj();
 TensorObj* copy_tensor_obj(const TensorObj& src);
 void delete_tensor_obj(TensorObj* t);
+// Tensor objects and storages made and not yet deleted, in the whole process
+// (constants' handles included): steady across executes unless a handle or a
+// storage leaks.
+int64_t live_tensor_objs();
+int64_t live_storages();
 // While one is alive on a thread, every handle aoti_torch_create_tensor_
 // from_blob(_v2) makes there is appended to `out`: how the handles a model
 // makes for its constants while loading its weights blob are found.

@@ -68,7 +68,7 @@ FX1=()  # one delegate each
 for d in "${FX[@]}"; do [ "${d##*/}" = mlp2 ] || FX1+=("$d"); done
 timeout 150 "$GT/cuda_gpu_test" "${FX1[@]}" > "$OUT/gpu_test.log" 2>&1
 say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
-grep -E 'FAIL|PASSED|FAILED|executes' "$OUT/gpu_test.log" | head -20 | tee -a "$LOG"
+grep -E 'FAIL|PASSED|FAILED|executes|NOTE' "$OUT/gpu_test.log" | head -40 | tee -a "$LOG"
 for t in shim_blas_test shim_conv_test shim_sdpa_test; do
   timeout 120 "$GT/$t" > "$OUT/$t.log" 2>&1
   say "== (b) $t rc=$? $(tail -1 "$OUT/$t.log")"
