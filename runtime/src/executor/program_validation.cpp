@@ -118,7 +118,12 @@ struct PlanChecker {
       ET_LOG(Error, "... in value %u", vi);
       return nbytes_r.error();
     }
-    const size_t nbytes = *nbytes_r;
+    ET_CHECK_OK_OR_RETURN_ERROR(check_tensor_layout(t, vi));
+    return check_tensor_data(t, vi, *nbytes_r);
+  }
+
+  // Dim order, strides and the enum fields of a tensor value.
+  Error check_tensor_layout(const fb::Tensor* t, uint32_t vi) const {
     const size_t rank = vsize(t->sizes());
     const auto* dim_order = t->dim_order();
     ET_VALIDATE(dim_order == nullptr || dim_order->size() == rank,
@@ -149,6 +154,13 @@ struct PlanChecker {
                   "Tensor value %u: unknown device type %d", vi,
                   int(info->device_type()));
     }
+    return Error::Ok;
+  }
+
+  // Where a tensor value's `nbytes` live: a planned buffer (and its initial
+  // value in the mutable data segment), a .ptd, or the constant data.
+  Error check_tensor_data(const fb::Tensor* t, uint32_t vi, size_t nbytes) const {
+    const auto* info = t->extra_tensor_info();
     const uint32_t dbi = t->data_buffer_idx();
     if (const auto* alloc = t->allocation_info()) {
       const auto* bufs = plan->non_const_buffer_sizes();
