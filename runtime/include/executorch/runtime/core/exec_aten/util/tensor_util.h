@@ -698,22 +698,22 @@ namespace internal {
 // Makes t_dst point at t_src's data (null for an empty t_src):
 // InvalidArgument unless both hold the same number of bytes and a non-empty
 // t_src has data.
-EXECUTORCH_API ET_NODISCARD Error share_tensor_data(const ::executorch::aten::Tensor& t_dst,
+ET_NODISCARD EXECUTORCH_API Error share_tensor_data(const ::executorch::aten::Tensor& t_dst,
                                                     const ::executorch::aten::Tensor& t_src);
 // Copies t_src's bytes into t_dst's data: InvalidArgument when t_dst has no
 // data (unless both are empty) or the byte counts differ (a t_src without
 // data copies nothing).
-EXECUTORCH_API ET_NODISCARD Error copy_tensor_data(const ::executorch::aten::Tensor& t_dst,
+ET_NODISCARD EXECUTORCH_API Error copy_tensor_data(const ::executorch::aten::Tensor& t_dst,
                                                    const ::executorch::aten::Tensor& t_src);
 // Points t at buffer: InvalidArgument when buffer_size < t.nbytes().
-EXECUTORCH_API ET_NODISCARD Error set_tensor_data(const ::executorch::aten::Tensor& t,
+ET_NODISCARD EXECUTORCH_API Error set_tensor_data(const ::executorch::aten::Tensor& t,
                                                   void* buffer, size_t buffer_size);
 // Sets t's data pointer to null.
 EXECUTORCH_API void reset_data_ptr(const ::executorch::aten::Tensor& tensor);
 // TensorImpl::internal_resize_contiguous: NotSupported for another rank, a
 // STATIC tensor whose sizes change or more elements than a bounded tensor's
 // capacity; InvalidArgument for negative or overflowing sizes.
-EXECUTORCH_API ET_NODISCARD Error resize_tensor_impl(
+ET_NODISCARD EXECUTORCH_API Error resize_tensor_impl(
     ::executorch::aten::TensorImpl* impl,
     ::executorch::aten::ArrayRef<::executorch::aten::SizesType> new_sizes);
 } // namespace internal
@@ -756,7 +756,7 @@ ET_DEPRECATED inline void resize(
 
 // Copies t's dim order into out_dim_order: InvalidArgument unless
 // out_dim_order_size == t.dim().
-EXECUTORCH_API ET_NODISCARD Error get_dim_order(const ::executorch::aten::Tensor& tensor,
+ET_NODISCARD EXECUTORCH_API Error get_dim_order(const ::executorch::aten::Tensor& tensor,
                                                 ::executorch::aten::DimOrderType* out_dim_order,
                                                 size_t out_dim_order_size);
 
