@@ -5,7 +5,7 @@
 # Prints the time each step took.
 #
 # Environment: JOBS (default 2), GPU_ARCHS (default 90), CUDA_ROOT
-# (default /usr/local/cuda), KEEP=1 keeps the work dir, REUSE_WORK=<a kept
+# (default /usr/local/cuda), RPM_CHECK=0 builds with --nocheck, KEEP=1 keeps the work dir, REUSE_WORK=<a kept
 # work dir> skips the build and checks the RPMs already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 JOBS=${JOBS:-2}
 GPU_ARCHS=${GPU_ARCHS:-90}
 CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
+RPM_CHECK=${RPM_CHECK:-1}
+nocheck=()
+[ "$RPM_CHECK" = 1 ] || nocheck=(--nocheck)
 
 t0=$(date +%s)
 step() { step_name=$1; step_start=$(date +%s); echo; echo "-- rpm: $1"; }
@@ -38,10 +41,10 @@ git archive --format=tar.gz --prefix="executorch-$version/" -o "$top/SOURCES/exe
 cp rpm/executorch.spec "$top/SPECS/"
 step_done
 
-step "rpmbuild -ba --nodeps --with cuda (gpu_archs=$GPU_ARCHS, %check runs meson test)"
+step "rpmbuild -ba --nodeps --with cuda ${nocheck[*]} (gpu_archs=$GPU_ARCHS; %check runs meson test)"
 # --nodeps: the BuildRequires name Fedora/NVIDIA packages; here they come
 # from Debian packages and the NVIDIA toolkit under $CUDA_ROOT.
-rpmbuild -ba --nodeps --with cuda \
+rpmbuild -ba --nodeps --with cuda "${nocheck[@]}" \
   --define "_topdir $top" \
   --define "_smp_build_ncpus $JOBS" \
   --define "gpu_archs $GPU_ARCHS" \
