@@ -53,9 +53,9 @@ namespace {
 int g_failures = 0;
 
 double now_ns() {
-  return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    Clock::now().time_since_epoch())
-                    .count());
+  return double(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+          .count());
 }
 
 // A "Name:   N kB" field of /proc/self/status (-1 when unreadable).
@@ -141,7 +141,7 @@ std::vector<uint8_t> constants_program(size_t bytes) {
   for (size_t done = 0; done < bytes;) {
     size_t n = std::min(chunk, bytes - done);
     std::vector<uint8_t> data(n);
-    for (size_t i = 0; i < n; i += 4096) data[i] = uint8_t(i >> 12);  // non-zero pages
+    for (size_t i = 0; i < n; i += 4096) data[i] = uint8_t(i >> 12); // non-zero pages
     tensors.push_back(std::move(data));
     TensorDesc t;
     t.sizes = {int32_t(n / 4)};
@@ -287,16 +287,17 @@ void bench_load(const std::vector<size_t>& sizes_mb, const std::string& tmpdir, 
   }
   for (auto& [mb, r] : mmap_results) {
     if (mb != 512) continue;
-    std::printf("target mmap 512 MB: load < 1000 us: %s (%.1f us); extra RSS < 1024 kB: %s "
-                "(VmRSS %ld kB, of which anonymous %ld kB)\n",
-                r.total_us < 1000 ? "MET" : "MISSED", r.total_us,
-                r.rss_delta_kb < 1024 ? "MET" : "MISSED", r.rss_delta_kb, r.anon_delta_kb);
+    std::printf(
+        "target mmap 512 MB: load < 1000 us: %s (%.1f us); extra RSS < 1024 kB: %s "
+        "(VmRSS %ld kB, of which anonymous %ld kB)\n",
+        r.total_us < 1000 ? "MET" : "MISSED", r.total_us, r.rss_delta_kb < 1024 ? "MET" : "MISSED",
+        r.rss_delta_kb, r.anon_delta_kb);
   }
 }
 
 // ------------------------------------------------------------------ overhead
 struct ExecResult {
-  double ns = 0;  // median per execute
+  double ns = 0; // median per execute
   bool ok = false;
   float out = 0;
 };
@@ -318,7 +319,7 @@ ExecResult time_execute(DataLoader* loader, int inner, int batches) {
   if (method->set_input(EValue(Tensor(&ai)), 0) != Error::Ok ||
       method->set_input(EValue(Tensor(&bi)), 1) != Error::Ok)
     return r;
-  for (int i = 0; i < 200; ++i) {  // warm-up
+  for (int i = 0; i < 200; ++i) { // warm-up
     if (method->execute() != Error::Ok) return r;
   }
   std::vector<double> per;
@@ -367,8 +368,7 @@ void bench_overhead(const std::string& add_pte, const std::string& tmpdir, bool 
     ++g_failures;
     return;
   }
-  std::printf("%-28s %8d %14.1f %16.1f\n", "aten::add.out x100 on [1]", n, chain.ns,
-              chain.ns / n);
+  std::printf("%-28s %8d %14.1f %16.1f\n", "aten::add.out x100 on [1]", n, chain.ns, chain.ns / n);
   if (add.ok) {
     double marginal = (chain.ns - add.ns) / (n - 1);
     std::printf("marginal cost per instruction (chain - add.pte) / 99: %.1f ns\n", marginal);
@@ -377,7 +377,7 @@ void bench_overhead(const std::string& add_pte, const std::string& tmpdir, bool 
               chain.ns / n < 100 ? "MET" : "MISSED", chain.ns / n);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
@@ -401,8 +401,7 @@ int main(int argc, char** argv) {
     } else if (a == "--tmpdir" && i + 1 < argc) {
       tmpdir = argv[++i];
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--quick] [--sizes-mb 1,64,512] [--tmpdir DIR] [ADD_PTE]\n",
-                  argv[0]);
+      std::printf("usage: %s [--quick] [--sizes-mb 1,64,512] [--tmpdir DIR] [ADD_PTE]\n", argv[0]);
       return 0;
     } else {
       add_pte = a;

@@ -86,13 +86,13 @@ struct Row {
   std::string error;
 };
 
-#define CU(call)                                                                    \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess) {                                                        \
-      row.error = std::string(#call) + ": " + cudaGetErrorString(e_);               \
-      return row;                                                                   \
-    }                                                                               \
+#define CU(call)                                                      \
+  do {                                                                \
+    cudaError_t e_ = (call);                                          \
+    if (e_ != cudaSuccess) {                                          \
+      row.error = std::string(#call) + ": " + cudaGetErrorString(e_); \
+      return row;                                                     \
+    }                                                                 \
   } while (0)
 
 void summarize(Row& row, const std::vector<double>& wall, const std::vector<double>& gpu,
@@ -118,9 +118,9 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     return row;
   }
   auto t0 = Clock::now();
-  std::unique_ptr<Module> module =
-      exists(ptd) ? std::make_unique<Module>(pte, ptd, Module::LoadMode::Mmap)
-                  : std::make_unique<Module>(pte, Module::LoadMode::Mmap);
+  std::unique_ptr<Module> module = exists(ptd)
+                                       ? std::make_unique<Module>(pte, ptd, Module::LoadMode::Mmap)
+                                       : std::make_unique<Module>(pte, Module::LoadMode::Mmap);
   Error e = module->load();
   row.load_ms = ms_since(t0);
   if (e != Error::Ok) {
@@ -233,8 +233,8 @@ struct DeviceIo {
     e = init != nullptr ? cudaMemcpy(p, init->data(), init->size(), cudaMemcpyHostToDevice)
                         : cudaMemset(p, 0, spec.nbytes());
     sizes.push_back(spec.sizes);
-    impls.emplace_back(new TensorImpl(spec.dtype, ssize_t(spec.sizes.size()),
-                                      sizes.back().data(), p, nullptr, nullptr,
+    impls.emplace_back(new TensorImpl(spec.dtype, ssize_t(spec.sizes.size()), sizes.back().data(),
+                                      p, nullptr, nullptr,
                                       executorch::aten::TensorShapeDynamism::STATIC,
                                       executorch::runtime::etensor::DeviceType::CUDA, 0));
     return e;
@@ -271,7 +271,8 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
   rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx.ndm,
                               rt::Span<const rt::BackendOption>(&graph_opt, cuda_graph ? 1 : 0));
   auto t0 = Clock::now();
-  auto handle = be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(specs.data(), specs.size()));
+  auto handle =
+      be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(specs.data(), specs.size()));
   CU(cudaDeviceSynchronize());
   row.load_method_ms = ms_since(t0);
   if (!handle.ok()) {
@@ -319,7 +320,7 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
   return row;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   int runs = 500, warmup = 50;
@@ -341,9 +342,10 @@ int main(int argc, char** argv) {
     } else if (a == "--device-io") {
       device_io = true;
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] "
-                  "[--cuda-graph] [--device-io] DIR...\n",
-                  argv[0]);
+      std::printf(
+          "usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] "
+          "[--cuda-graph] [--device-io] DIR...\n",
+          argv[0]);
       return 0;
     } else {
       dirs.push_back(a);
@@ -365,7 +367,7 @@ int main(int argc, char** argv) {
   cudaRuntimeGetVersion(&rtv);
   executorch::runtime::runtime_init();
   auto t0 = Clock::now();
-  cudaError_t ce = cudaFree(nullptr);  // creates the primary context
+  cudaError_t ce = cudaFree(nullptr); // creates the primary context
   double ctx_ms = ms_since(t0);
   if (ce != cudaSuccess) {
     std::printf("SKIP: CUDA context: %s\n", cudaGetErrorString(ce));
@@ -388,8 +390,8 @@ int main(int argc, char** argv) {
     std::printf("FAIL: cudaStreamCreate\n");
     return 1;
   }
-  std::printf("gpu_bench: %s (sm_%d%d), driver %d, runtime %d; %d warm-up + %d runs\n",
-              prop.name, prop.major, prop.minor, drv, rtv, warmup, runs);
+  std::printf("gpu_bench: %s (sm_%d%d), driver %d, runtime %d; %d warm-up + %d runs\n", prop.name,
+              prop.major, prop.minor, drv, rtv, warmup, runs);
   std::printf("cold: CUDA context %.1f ms, dlopen(%s) %.2f ms\n", ctx_ms, backend.c_str(),
               dlopen_ms);
   std::vector<Row> rows;
@@ -411,18 +413,19 @@ int main(int argc, char** argv) {
       continue;
     }
     std::printf("%-22s %10.2f %12.1f %10.1f %10.1f %10.1f %12.1f %10.1f\n", r.name.c_str(),
-                r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us,
-                r.overhead_med_us, r.call_med_us);
+                r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us, r.overhead_med_us,
+                r.call_med_us);
   }
   if (!csv.empty()) {
     std::FILE* f = std::fopen(csv.c_str(), "w");
     if (f != nullptr) {
-      std::fprintf(f, "model,ok,load_ms,load_method_ms,med_us,p99_us,gpu_med_us,overhead_med_us,"
-                      "runs,dlopen_ms,context_ms,call_med_us\n");
+      std::fprintf(f,
+                   "model,ok,load_ms,load_method_ms,med_us,p99_us,gpu_med_us,overhead_med_us,"
+                   "runs,dlopen_ms,context_ms,call_med_us\n");
       for (auto& r : rows) {
-        std::fprintf(f, "%s,%d,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%.3f,%.3f,%.2f\n",
-                     r.name.c_str(), int(r.ok), r.load_ms, r.load_method_ms, r.med_us, r.p99_us,
-                     r.gpu_med_us, r.overhead_med_us, r.runs, dlopen_ms, ctx_ms, r.call_med_us);
+        std::fprintf(f, "%s,%d,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%d,%.3f,%.3f,%.2f\n", r.name.c_str(),
+                     int(r.ok), r.load_ms, r.load_method_ms, r.med_us, r.p99_us, r.gpu_med_us,
+                     r.overhead_med_us, r.runs, dlopen_ms, ctx_ms, r.call_med_us);
       }
       std::fclose(f);
     }

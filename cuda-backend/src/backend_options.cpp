@@ -46,9 +46,7 @@ using runtime::Span;
 
 namespace {
 // An option's int (32 bits): counts and KiB beyond it read as INT_MAX.
-int clamp_int(int64_t v) {
-  return v > INT_MAX ? INT_MAX : static_cast<int>(v);
-}
+int clamp_int(int64_t v) { return v > INT_MAX ? INT_MAX : static_cast<int>(v); }
 } // namespace
 
 Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>& options) {

@@ -53,8 +53,7 @@ void copy_kernel(KernelRuntimeContext& ctx, Span<EValue*> args, bool to_device) 
   cudaError_t e = cudaSuccess;
   if (src.nbytes() > 0) {
     e = cudaMemcpyAsync(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes(),
-                        to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
-                        stream);
+                        to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream);
   }
   if (e == cudaSuccess && !to_device) e = cudaStreamSynchronize(stream);
   if (e != cudaSuccess) {
@@ -77,8 +76,7 @@ void register_copy_kernels() {
     };
     // Already registered (another copy of this library): keep the first.
     if (!runtime::registry_has_op_function("et_copy::_h2d_copy.out")) {
-      const Error err =
-          runtime::register_kernels(Span<const runtime::Kernel>(kernels, 2));
+      const Error err = runtime::register_kernels(Span<const runtime::Kernel>(kernels, 2));
       if (err != Error::Ok) {
         ET_LOG(Error, "CudaBackend: registering the et_copy kernels failed (0x%x)",
                static_cast<unsigned>(err));

@@ -20,18 +20,16 @@ class CudaDeviceAllocator final : public runtime::DeviceAllocator {
   // cudaMalloc returns 256-byte aligned memory; a stricter alignment is refused.
   runtime::Result<void*> allocate(size_t nbytes, runtime::etensor::DeviceIndex index,
                                   size_t alignment) override {
-    ET_CHECK_OR_RETURN_ERROR(alignment != 0 && (alignment & (alignment - 1)) == 0 &&
-                                 alignment <= 256,
-                             InvalidArgument, "CUDA allocator: alignment %zu not supported",
-                             alignment);
+    ET_CHECK_OR_RETURN_ERROR(
+        alignment != 0 && (alignment & (alignment - 1)) == 0 && alignment <= 256, InvalidArgument,
+        "CUDA allocator: alignment %zu not supported", alignment);
     ET_CHECK_OK_OR_RETURN_ERROR(use_device(index));
     void* p = nullptr;
     const cudaError_t e = cudaMalloc(&p, nbytes == 0 ? 1 : nbytes);
     if (e != cudaSuccess) {
       ET_LOG(Error, "CUDA allocator: cudaMalloc(%zu) on cuda:%d: %s", nbytes, int(index),
              cudaGetErrorString(e));
-      return e == cudaErrorMemoryAllocation ? Error::MemoryAllocationFailed
-                                            : Error::Internal;
+      return e == cudaErrorMemoryAllocation ? Error::MemoryAllocationFailed : Error::Internal;
     }
     return p;
   }
@@ -67,8 +65,7 @@ class CudaDeviceAllocator final : public runtime::DeviceAllocator {
       return Error::NotFound;
     }
     if (index < 0 || int(index) >= count) {
-      ET_LOG(Error, "CUDA allocator: no CUDA device cuda:%d (%d present)", int(index),
-             count);
+      ET_LOG(Error, "CUDA allocator: no CUDA device cuda:%d (%d present)", int(index), count);
       return Error::InvalidArgument;
     }
     int current = -1;
@@ -77,15 +74,13 @@ class CudaDeviceAllocator final : public runtime::DeviceAllocator {
     }
     const cudaError_t e = cudaSetDevice(int(index));
     if (e != cudaSuccess) {
-      ET_LOG(Error, "CUDA allocator: cudaSetDevice(%d): %s", int(index),
-             cudaGetErrorString(e));
+      ET_LOG(Error, "CUDA allocator: cudaSetDevice(%d): %s", int(index), cudaGetErrorString(e));
       return Error::Internal;
     }
     return Error::Ok;
   }
-  static Error copy(void* dst, const void* src, size_t nbytes,
-                    runtime::etensor::DeviceIndex index, cudaMemcpyKind kind,
-                    const char* what) {
+  static Error copy(void* dst, const void* src, size_t nbytes, runtime::etensor::DeviceIndex index,
+                    cudaMemcpyKind kind, const char* what) {
     if (nbytes == 0) {
       return Error::Ok;
     }

@@ -71,16 +71,14 @@ bool valid_key(std::string_view key) {
 const CompileSpec* find_compile_spec(ArrayRef<CompileSpec> compile_specs, const char* key) {
   for (size_t i = 0; i < compile_specs.size(); ++i) {
     const CompileSpec& spec = compile_specs[i];
-    if (spec.key != nullptr && std::strcmp(spec.key, key) == 0 &&
-        spec.value.buffer != nullptr) {
+    if (spec.key != nullptr && std::strcmp(spec.key, key) == 0 && spec.value.buffer != nullptr) {
       return &spec;
     }
   }
   return nullptr;
 }
 
-const char* method_name_from(const BackendInitContext& context,
-                             ArrayRef<CompileSpec> compile_specs,
+const char* method_name_from(const BackendInitContext& context, ArrayRef<CompileSpec> compile_specs,
                              std::string& storage) {
   const CompileSpec* spec = find_compile_spec(compile_specs, "method_name");
   if (spec == nullptr) return context.get_method_name();
@@ -110,8 +108,8 @@ Result<bool> bool_option(const BackendInitContext& context, ArrayRef<CompileSpec
   if (auto str = context.get_runtime_spec<const char*>(key); str.ok()) {
     Result<bool> r = parse(*str);
     ET_CHECK_OR_RETURN_ERROR(r.ok(), InvalidArgument,
-                             "CudaBackend: runtime option %s='%s': expected true/false/1/0",
-                             key, *str);
+                             "CudaBackend: runtime option %s='%s': expected true/false/1/0", key,
+                             *str);
     return r;
   }
   const CompileSpec* spec = find_compile_spec(compile_specs, key);
@@ -131,13 +129,12 @@ std::atomic<size_t> g_live_delegates{0};
 // What init() hands the runtime: the model and, when asked for, its graph.
 struct Delegate {
   std::shared_ptr<aoti::LoadedModel> model;
-  std::unique_ptr<GraphReplay> graph;  // declared last, destroyed first
+  std::unique_ptr<GraphReplay> graph; // declared last, destroyed first
 };
 
 } // namespace
 
-Result<CudaPayloadKeys> parse_cuda_payload(const void* data, size_t size,
-                                           const char* method_name) {
+Result<CudaPayloadKeys> parse_cuda_payload(const void* data, size_t size, const char* method_name) {
   CudaPayloadKeys keys;
   if (size == 0) {
     // 1.1 to 1.3: nothing in the processed bytes; keys follow the method.
@@ -151,15 +148,13 @@ Result<CudaPayloadKeys> parse_cuda_payload(const void* data, size_t size,
     return keys;
   }
   ET_CHECK_OR_RETURN_ERROR(data != nullptr, InvalidProgram,
-                           "CudaBackend: processed bytes are null (%zu bytes)",
-                           size);
+                           "CudaBackend: processed bytes are null (%zu bytes)", size);
   const std::string_view text(static_cast<const char*>(data), size);
   const size_t newline = text.find('\n');
-  ET_CHECK_OR_RETURN_ERROR(
-      newline != std::string_view::npos, InvalidProgram,
-      "CudaBackend: processed bytes (%zu) hold no '\\n' between the .so key "
-      "and the weights key",
-      size);
+  ET_CHECK_OR_RETURN_ERROR(newline != std::string_view::npos, InvalidProgram,
+                           "CudaBackend: processed bytes (%zu) hold no '\\n' between the .so key "
+                           "and the weights key",
+                           size);
   std::string_view so_key = text.substr(0, newline);
   std::string_view weights_key = text.substr(newline + 1);
   // Tolerate one trailing newline after the weights key.
@@ -185,25 +180,20 @@ bool CudaBackend::is_available() const {
     // Once per process: the runtime's own line ("not available") does not
     // say why, and a tool shows the first error line.
     static std::once_flag logged;
-    std::call_once(logged, [this] {
-      ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
-    });
+    std::call_once(
+        logged, [this] { ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason()); });
   }
   return available;
 }
 
-const char* CudaBackend::unavailable_reason() const {
-  return probe_devices().reason;
-}
+const char* CudaBackend::unavailable_reason() const { return probe_devices().reason; }
 
-Result<DelegateHandle*> CudaBackend::init(
-    BackendInitContext& context, FreeableBuffer* processed,
-    ArrayRef<CompileSpec> compile_specs) const {
+Result<DelegateHandle*> CudaBackend::init(BackendInitContext& context, FreeableBuffer* processed,
+                                          ArrayRef<CompileSpec> compile_specs) const {
   ET_CHECK_OR_RETURN_ERROR(processed != nullptr, InvalidArgument,
                            "CudaBackend: no processed bytes");
   std::string method_storage;
-  const char* method_name =
-      method_name_from(context, compile_specs, method_storage);
+  const char* method_name = method_name_from(context, compile_specs, method_storage);
   const void* bytes = nullptr;
   if (processed->size() != 0) {
     Result<const void*> data = processed->data_safe();
@@ -211,8 +201,7 @@ Result<DelegateHandle*> CudaBackend::init(
                              "CudaBackend: processed bytes are not in memory");
     bytes = *data;
   }
-  Result<CudaPayloadKeys> keys =
-      parse_cuda_payload(bytes, processed->size(), method_name);
+  Result<CudaPayloadKeys> keys = parse_cuda_payload(bytes, processed->size(), method_name);
   if (!keys.ok()) {
     return keys.error();
   }
@@ -257,9 +246,9 @@ Result<DelegateHandle*> CudaBackend::init(
     ET_LOG(Info, "CudaBackend: no weights under '%s' (fine for a model without constants)",
            keys->weights_key.c_str());
   }
-  Result<std::shared_ptr<aoti::LoadedModel>> model = aoti::LoadedModel::load(
-      so->data(), so->size(), wdata, wsize, device.c_str(),
-      method_name != nullptr ? method_name : "forward", *share);
+  Result<std::shared_ptr<aoti::LoadedModel>> model =
+      aoti::LoadedModel::load(so->data(), so->size(), wdata, wsize, device.c_str(),
+                              method_name != nullptr ? method_name : "forward", *share);
   // The weights now live on the GPU and the .so in a private mapping.
   so->Free();
   if (weights.ok()) weights->Free();
@@ -282,8 +271,7 @@ namespace {
 // are read as soon as it returns, and host inputs may be overwritten then.
 // The latter matters only for page-locked inputs: a copy from pageable
 // memory has been staged by the driver when cudaMemcpyAsync returns.
-bool must_synchronize(const std::vector<IoTensor>& inputs,
-                      const std::vector<IoTensor>& outputs) {
+bool must_synchronize(const std::vector<IoTensor>& inputs, const std::vector<IoTensor>& outputs) {
   for (const IoTensor& t : outputs) {
     if (!t.on_device) return true;
   }
@@ -304,8 +292,8 @@ bool must_synchronize(const std::vector<IoTensor>& inputs,
 Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle* handle,
                            Span<EValue*> args) const {
   auto* delegate = static_cast<Delegate*>(handle);
-  ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && delegate->model != nullptr,
-                           DelegateInvalidHandle, "CudaBackend: execute on a null handle");
+  ET_CHECK_OR_RETURN_ERROR(delegate != nullptr && delegate->model != nullptr, DelegateInvalidHandle,
+                           "CudaBackend: execute on a null handle");
   const aoti::LoadedModel& model = *delegate->model;
   // Per thread, reused: their capacity stays, so an execute allocates
   // nothing here once warm.

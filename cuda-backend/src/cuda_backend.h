@@ -22,8 +22,7 @@ struct CudaPayloadKeys {
 // (1.4 and later), or, when they are empty, the 1.1-1.3 keys
 // "<method>_so_blob"/"<method>_weights_blob" (or "so_blob"/"weights_blob"
 // when no method name is known). InvalidProgram names what was wrong.
-runtime::Result<CudaPayloadKeys> parse_cuda_payload(const void* data,
-                                                    size_t size,
+runtime::Result<CudaPayloadKeys> parse_cuda_payload(const void* data, size_t size,
                                                     const char* method_name);
 
 // Delegates initialized and not yet destroyed, in this process (a
@@ -40,8 +39,7 @@ class CudaBackend : public runtime::BackendInterface {
       runtime::BackendInitContext& context, runtime::FreeableBuffer* processed,
       runtime::ArrayRef<runtime::CompileSpec> compile_specs) const override;
 
-  runtime::Error execute(runtime::BackendExecutionContext& context,
-                         runtime::DelegateHandle* handle,
+  runtime::Error execute(runtime::BackendExecutionContext& context, runtime::DelegateHandle* handle,
                          runtime::Span<runtime::EValue*> args) const override;
 
   void destroy(runtime::DelegateHandle* handle) const override;

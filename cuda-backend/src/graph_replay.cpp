@@ -20,14 +20,13 @@ std::atomic<size_t> g_launches{0};
 
 bool cuda_ok(cudaError_t e, const char* what, const std::string& label) {
   if (e == cudaSuccess) return true;
-  ET_LOG(Error, "CudaBackend[%s]: CUDA graph: %s: %s", label.c_str(), what,
-         cudaGetErrorString(e));
+  ET_LOG(Error, "CudaBackend[%s]: CUDA graph: %s: %s", label.c_str(), what, cudaGetErrorString(e));
   return false;
 }
 
 // Device-to-device, host-to-device or device-to-host, by where each side is.
 cudaMemcpyKind kind_of(bool src_on_device, bool dst_on_device) {
-  return !src_on_device ? cudaMemcpyHostToDevice
+  return !src_on_device   ? cudaMemcpyHostToDevice
          : !dst_on_device ? cudaMemcpyDeviceToHost
                           : cudaMemcpyDeviceToDevice;
 }
@@ -71,14 +70,14 @@ Error GraphReplay::stage(const std::vector<IoTensor>& inputs,
     ET_CHECK_OR_RETURN_ERROR(
         cuda_ok(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking),
                 "cudaStreamCreate", label) &&
-            cuda_ok(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming),
-                    "cudaEventCreate", label),
+            cuda_ok(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreate",
+                    label),
         MemoryAllocationFailed, "CudaBackend[%s]: CUDA graph setup failed", label.c_str());
-    for (auto [src, dst, pinned] : {std::tuple{&inputs, &in_, &in_pinned_},
-                                    std::tuple{&outputs, &out_, &out_pinned_}}) {
+    for (auto [src, dst, pinned] :
+         {std::tuple{&inputs, &in_, &in_pinned_}, std::tuple{&outputs, &out_, &out_pinned_}}) {
       for (const IoTensor& t : *src) {
         IoTensor s = t;
-        s.tensor = nullptr;  // staging: fixed shapes, nothing to resize
+        s.tensor = nullptr; // staging: fixed shapes, nothing to resize
         s.on_device = true;
         s.data = nullptr;
         if (!cuda_ok(cudaMalloc(&s.data, t.nbytes > 0 ? t.nbytes : 1), "cudaMalloc", label)) {
@@ -115,8 +114,8 @@ Error GraphReplay::body(cudaStream_t stream) {
   const std::string& label = model_.label();
   for (size_t i = 0; i < in_.size(); ++i) {
     if (in_pinned_[i] == nullptr || in_[i].nbytes == 0) continue;
-    if (!cuda_ok(cudaMemcpyAsync(in_[i].data, in_pinned_[i], in_[i].nbytes,
-                                 cudaMemcpyHostToDevice, stream),
+    if (!cuda_ok(cudaMemcpyAsync(in_[i].data, in_pinned_[i], in_[i].nbytes, cudaMemcpyHostToDevice,
+                                 stream),
                  "copying a pinned input to the device", label)) {
       return Error::Internal;
     }
@@ -168,15 +167,15 @@ Error GraphReplay::capture(cudaStream_t stream) {
     }
   }
   if (run_err == Error::Ok) {
-    if (!cuda_ok(cudaGraphInstantiateWithFlags(&exec_, graph,
-                                               cudaGraphInstantiateFlagAutoFreeOnLaunch),
-                 "cudaGraphInstantiate", label)) {
+    if (!cuda_ok(
+            cudaGraphInstantiateWithFlags(&exec_, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch),
+            "cudaGraphInstantiate", label)) {
       exec_ = nullptr;
       run_err = Error::Internal;
     }
   }
   if (graph != nullptr) cudaGraphDestroy(graph);
-  (void)cudaGetLastError();  // a failed capture must not poison later calls
+  (void)cudaGetLastError(); // a failed capture must not poison later calls
   return run_err;
 }
 
@@ -248,8 +247,8 @@ Error GraphReplay::copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream,
   return Error::Ok;
 }
 
-Error GraphReplay::execute(const std::vector<IoTensor>& inputs,
-                           std::vector<IoTensor>& outputs, cudaStream_t stream, bool* synced) {
+Error GraphReplay::execute(const std::vector<IoTensor>& inputs, std::vector<IoTensor>& outputs,
+                           cudaStream_t stream, bool* synced) {
   std::lock_guard<std::mutex> lk(mu_);
   *synced = false;
   const std::string& label = model_.label();

@@ -45,12 +45,11 @@ class GraphReplay {
   // One execute on `stream` (already current for the model's device).
   // Host outputs are valid once `stream` reaches the end of this call;
   // *synced says it was synchronized here (they are valid already).
-  runtime::Error execute(const std::vector<IoTensor>& inputs,
-                         std::vector<IoTensor>& outputs, cudaStream_t stream, bool* synced);
+  runtime::Error execute(const std::vector<IoTensor>& inputs, std::vector<IoTensor>& outputs,
+                         cudaStream_t stream, bool* synced);
 
  private:
-  runtime::Error stage(const std::vector<IoTensor>& inputs,
-                       const std::vector<IoTensor>& outputs);
+  runtime::Error stage(const std::vector<IoTensor>& inputs, const std::vector<IoTensor>& outputs);
   runtime::Error body(cudaStream_t stream);
   runtime::Error capture(cudaStream_t stream);
   runtime::Error copy_in(const std::vector<IoTensor>& inputs, cudaStream_t stream);
@@ -65,13 +64,13 @@ class GraphReplay {
   // the device staging (nullptr for the tensors on the device at the first
   // execute, or when no pinned memory could be had).
   std::vector<void*> in_pinned_, out_pinned_;
-  bool warmed_up_ = false;    // the eager first run happened
-  size_t arena_bytes_ = 0;    // what the eager run allocated in all
-  aoti::CaptureArena arena_;  // the captured run's temporaries
+  bool warmed_up_ = false;   // the eager first run happened
+  size_t arena_bytes_ = 0;   // what the eager run allocated in all
+  aoti::CaptureArena arena_; // the captured run's temporaries
   bool disabled_ = false;
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
-  cudaEvent_t done_ = nullptr;  // end of the previous execute
+  cudaEvent_t done_ = nullptr; // end of the previous execute
   bool done_recorded_ = false;
 };
 

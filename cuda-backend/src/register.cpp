@@ -32,7 +32,8 @@ class Registrar {
     // A runtime of another plugin ABI (same SONAME, older or newer) gets
     // nothing registered: the loader reports the file as skipped.
     if (runtime::backend_plugin_abi_version() != runtime::kBackendPluginAbiVersion) {
-      ET_LOG(Error, "CudaBackend: built for backend plugin ABI %u, the runtime has %u: not registered",
+      ET_LOG(Error,
+             "CudaBackend: built for backend plugin ABI %u, the runtime has %u: not registered",
              static_cast<unsigned>(runtime::kBackendPluginAbiVersion),
              static_cast<unsigned>(runtime::backend_plugin_abi_version()));
       return;
@@ -76,5 +77,5 @@ Registrar registrar;
 } // namespace executorch
 
 // What load_backend_plugins() checks (backend_plugins.h).
-extern "C" __attribute__((visibility("default")))
-const uint32_t executorch_backend_plugin_abi = executorch::runtime::kBackendPluginAbiVersion;
+extern "C" __attribute__((visibility("default"))) const uint32_t executorch_backend_plugin_abi =
+    executorch::runtime::kBackendPluginAbiVersion;

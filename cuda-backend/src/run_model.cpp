@@ -95,33 +95,34 @@ Error fit_output(const aoti::LoadedModel& model, size_t j, const TensorObj& h, I
 // say) is one kernel on the device, then one copy to a host buffer.
 cudaError_t copy_output(const TensorObj& h, const IoTensor& t, int dev, cudaStream_t stream) {
   const int64_t nd = static_cast<int64_t>(t.sizes.size());
-  const int64_t* src_strides = h.strides.size() == t.sizes.size() ? h.strides.data()
-                                                                   : t.strides.data();
+  const int64_t* src_strides =
+      h.strides.size() == t.sizes.size() ? h.strides.data() : t.strides.data();
   const size_t elem = h.elem_size();
   if (h.device_type != aoti::kDevCuda) {
-    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
-                              src_strides, t.sizes.data(), nd, elem, stream);
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(), src_strides,
+                              t.sizes.data(), nd, elem, stream);
   }
   if (t.on_device) {
     return aoti::device_strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
                                      src_strides, t.sizes.data(), nd, elem, stream);
   }
   bool same = true;
-  for (int64_t i = 0; i < nd; ++i) same = same && (t.sizes[i] == 1 || src_strides[i] == t.strides[i]);
+  for (int64_t i = 0; i < nd; ++i)
+    same = same && (t.sizes[i] == 1 || src_strides[i] == t.strides[i]);
   if (same) {
-    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(),
-                              src_strides, t.sizes.data(), nd, elem, stream);
+    return aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(), h.data(), src_strides,
+                              t.sizes.data(), nd, elem, stream);
   }
   // Rearranged on the device first, then one device-to-host copy.
   void* staged = nullptr;
   cudaError_t e = aoti::pool_alloc(&staged, t.nbytes, dev, stream);
   if (e != cudaSuccess) return e;
-  e = aoti::device_strided_copy(static_cast<char*>(staged), t.strides.data(), h.data(),
-                                src_strides, t.sizes.data(), nd, elem, stream);
+  e = aoti::device_strided_copy(static_cast<char*>(staged), t.strides.data(), h.data(), src_strides,
+                                t.sizes.data(), nd, elem, stream);
   if (e == cudaSuccess) {
     e = aoti::strided_copy(static_cast<char*>(t.data), t.strides.data(),
-                           static_cast<const char*>(staged), t.strides.data(), t.sizes.data(),
-                           nd, elem, stream);
+                           static_cast<const char*>(staged), t.strides.data(), t.sizes.data(), nd,
+                           elem, stream);
   }
   const cudaError_t f = aoti::pool_free(staged, t.nbytes, stream);
   return e != cudaSuccess ? e : f;
@@ -140,8 +141,8 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
   outputs.resize(n_out);
   for (size_t i = 0; i < args.size(); ++i) {
     ET_CHECK_OR_RETURN_ERROR(args[i] != nullptr && args[i]->isTensor(), InvalidArgument,
-                             "CudaBackend[%s]: argument %zu is not a tensor",
-                             model.label().c_str(), i);
+                             "CudaBackend[%s]: argument %zu is not a tensor", model.label().c_str(),
+                             i);
     exec_aten::Tensor& t = args[i]->toTensor();
     IoTensor& io = i < n_in ? inputs[i] : outputs[i - n_in];
     io.data = t.mutable_data_ptr();
@@ -218,8 +219,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     if (h->data() == t.data && t.on_device) continue;
     const cudaError_t ce = copy_output(*h, t, model.device_index(), stream);
     if (ce != cudaSuccess) {
-      ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", label, j,
-             cudaGetErrorString(ce));
+      ET_LOG(Error, "CudaBackend[%s]: copying output %zu: %s", label, j, cudaGetErrorString(ce));
       return Error::Internal;
     }
   }

@@ -26,7 +26,7 @@ struct IoTensor {
   int32_t dtype = 0;
   bool on_device = false;
   std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;  // in elements
+  std::vector<int64_t> strides; // in elements
   // The caller's tensor (null for the graph's staging buffers): an output
   // of a dynamic shape is resized to what the model produced.
   exec_aten::Tensor* tensor = nullptr;
@@ -34,10 +34,8 @@ struct IoTensor {
 
 // Describes args (inputs then outputs, all tensors) for the model; names the
 // first bad argument in the Error's log line.
-runtime::Error describe_args(const aoti::LoadedModel& model,
-                             runtime::Span<runtime::EValue*> args,
-                             std::vector<IoTensor>& inputs,
-                             std::vector<IoTensor>& outputs);
+runtime::Error describe_args(const aoti::LoadedModel& model, runtime::Span<runtime::EValue*> args,
+                             std::vector<IoTensor>& inputs, std::vector<IoTensor>& outputs);
 
 // Runs the model once on `stream` (which the caller has made current):
 // device inputs are viewed in place, host inputs staged through
@@ -46,8 +44,7 @@ runtime::Error describe_args(const aoti::LoadedModel& model,
 // (within its planned bound; `outputs` then describes the new shape). Does
 // not synchronize; host outputs are valid once `stream` has reached this
 // point.
-runtime::Error run_model(const aoti::LoadedModel& model,
-                         const std::vector<IoTensor>& inputs,
+runtime::Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& inputs,
                          std::vector<IoTensor>& outputs, cudaStream_t stream);
 
 } // namespace cuda

@@ -22,8 +22,8 @@ constexpr size_t kMaxRank = 16;
 const char* shape_text(const int64_t* s, size_t n, char* buf, size_t cap) {
   size_t used = static_cast<size_t>(std::snprintf(buf, cap, "["));
   for (size_t i = 0; i < n && used < cap; ++i) {
-    used += static_cast<size_t>(std::snprintf(buf + used, cap - used, i ? ",%lld" : "%lld",
-                                              static_cast<long long>(s[i])));
+    used += static_cast<size_t>(
+        std::snprintf(buf + used, cap - used, i ? ",%lld" : "%lld", static_cast<long long>(s[i])));
   }
   if (used < cap) std::snprintf(buf + used, cap - used, "]");
   return buf;
@@ -36,11 +36,11 @@ Error resize_to(Tensor& t, const int64_t* sizes, size_t ndim, const char* what) 
   int64_t have[kMaxRank] = {};
   for (size_t i = 0; i < rank && i < kMaxRank; ++i) have[i] = t.sizes()[i];
   char want_text[160], have_text[160];
-  ET_CHECK_OR_RETURN_ERROR(ndim == rank && rank <= kMaxRank, InvalidArgument,
-                           "%s: data of shape %s for a tensor of shape %s (ranks differ)",
-                           what, shape_text(sizes, ndim, want_text, sizeof want_text),
-                           shape_text(have, rank < kMaxRank ? rank : kMaxRank, have_text,
-                                      sizeof have_text));
+  ET_CHECK_OR_RETURN_ERROR(
+      ndim == rank && rank <= kMaxRank, InvalidArgument,
+      "%s: data of shape %s for a tensor of shape %s (ranks differ)", what,
+      shape_text(sizes, ndim, want_text, sizeof want_text),
+      shape_text(have, rank < kMaxRank ? rank : kMaxRank, have_text, sizeof have_text));
   bool same = true;
   int64_t numel = 1;
   bool fits = true;
@@ -68,8 +68,8 @@ Error resize_to(Tensor& t, const int64_t* sizes, size_t ndim, const char* what) 
 Error resize_like(Tensor& dst, const Tensor& src, const char* what) {
   const size_t rank = static_cast<size_t>(src.dim());
   int64_t sizes[kMaxRank] = {};
-  ET_CHECK_OR_RETURN_ERROR(rank <= kMaxRank, InvalidArgument, "%s: rank %zu is too large",
-                           what, rank);
+  ET_CHECK_OR_RETURN_ERROR(rank <= kMaxRank, InvalidArgument, "%s: rank %zu is too large", what,
+                           rank);
   for (size_t i = 0; i < rank; ++i) sizes[i] = src.sizes()[i];
   return resize_to(dst, sizes, rank, what);
 }

@@ -25,12 +25,10 @@ constexpr int kFirst = FIRST_OPEN_FLAGS;
 constexpr int kSecond = kFirst == RTLD_LOCAL ? RTLD_GLOBAL : RTLD_LOCAL;
 
 // executorch::extension::cuda symbols, reached without linking the extension.
-constexpr const char* kGetCallerStream =
-    "_ZN10executorch9extension4cuda15getCallerStreamEv";
+constexpr const char* kGetCallerStream = "_ZN10executorch9extension4cuda15getCallerStreamEv";
 constexpr const char* kGuardCtor =
     "_ZN10executorch9extension4cuda17CallerStreamGuardC1EP11CUstream_st";
-constexpr const char* kGuardDtor =
-    "_ZN10executorch9extension4cuda17CallerStreamGuardD1Ev";
+constexpr const char* kGuardDtor = "_ZN10executorch9extension4cuda17CallerStreamGuardD1Ev";
 
 const size_t count_at_start = et_test::count_backends_named("CudaBackend");
 

@@ -31,8 +31,7 @@ using executorch::runtime::Span;
 namespace {
 
 constexpr const char* kSoname = "libexecutorch_cuda_backend.so.1";
-constexpr const char* kGetCallerStream =
-    "_ZN10executorch9extension4cuda15getCallerStreamEv";
+constexpr const char* kGetCallerStream = "_ZN10executorch9extension4cuda15getCallerStreamEv";
 
 // Counted before any test touches the registry.
 const size_t count_at_start = et_test::count_backends_named("CudaBackend");
@@ -57,8 +56,7 @@ TEST(CudaBackendLinked, CudaAllocatorRegisteredOnce) {
     auto p = allocator_at_start->allocate(16, 0);
     EXPECT_FALSE(p.ok());
     int host = 0;
-    EXPECT_NE(allocator_at_start->copy_device_to_host(&host, &host, sizeof(host), 0),
-              Error::Ok);
+    EXPECT_NE(allocator_at_start->copy_device_to_host(&host, &host, sizeof(host), 0), Error::Ok);
   }
 }
 

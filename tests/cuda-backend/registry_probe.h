@@ -33,8 +33,7 @@ inline std::string backend_caller_stream() {
     return "<error>";
   }
   auto view = opts.view();
-  if (executorch::runtime::get_option("CudaBackend", view) !=
-      executorch::runtime::Error::Ok) {
+  if (executorch::runtime::get_option("CudaBackend", view) != executorch::runtime::Error::Ok) {
     return "<error>";
   }
   const auto* text = std::get_if<std::array<char, executorch::runtime::kMaxOptionValueLength>>(
@@ -60,8 +59,7 @@ inline int backend_int_option(const char* key) {
 // registration is refused, so "registered once" means this stays the same
 // non-null pointer).
 inline executorch::runtime::DeviceAllocator* cuda_allocator() {
-  return executorch::runtime::get_device_allocator(
-      executorch::runtime::etensor::DeviceType::CUDA);
+  return executorch::runtime::get_device_allocator(executorch::runtime::etensor::DeviceType::CUDA);
 }
 
 // A stand-in allocator for the duplicate-registration check.
@@ -86,8 +84,6 @@ class DummyCudaAllocator final : public executorch::runtime::DeviceAllocator {
 };
 
 // True when this machine has no NVIDIA device node (CI without a GPU).
-inline bool no_gpu_node() {
-  return ::access("/dev/nvidia0", F_OK) != 0;
-}
+inline bool no_gpu_node() { return ::access("/dev/nvidia0", F_OK) != 0; }
 
 } // namespace et_test

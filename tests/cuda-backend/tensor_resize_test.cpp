@@ -90,8 +90,7 @@ TEST_F(TensorResize, SameShapeIsFineEvenWhenStatic) {
 TEST_F(TensorResize, StaticTensorRefusesAnotherShape) {
   Planned out({2, 3}, TensorShapeDynamism::STATIC);
   const int64_t other[2] = {2, 2};
-  EXPECT_EQ(resize_to(out.t, other, 2, "CudaBackend[forward] output 0"),
-            Error::InvalidArgument);
+  EXPECT_EQ(resize_to(out.t, other, 2, "CudaBackend[forward] output 0"), Error::InvalidArgument);
   const std::string l = only_line();
   EXPECT_NE(l.find("CudaBackend[forward] output 0"), std::string::npos) << l;
   EXPECT_NE(l.find("[2,2]"), std::string::npos) << l;

@@ -10,13 +10,9 @@ using executorch::extension::cuda::getCallerStream;
 
 namespace {
 
-cudaStream_t fake_stream(uintptr_t v) {
-  return reinterpret_cast<cudaStream_t>(v);
-}
+cudaStream_t fake_stream(uintptr_t v) { return reinterpret_cast<cudaStream_t>(v); }
 
-TEST(CallerStream, NoneByDefault) {
-  EXPECT_FALSE(getCallerStream().has_value());
-}
+TEST(CallerStream, NoneByDefault) { EXPECT_FALSE(getCallerStream().has_value()); }
 
 TEST(CallerStream, GuardSetsAndRestores) {
   {

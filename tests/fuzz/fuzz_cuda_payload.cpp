@@ -28,16 +28,14 @@ class OneBlobMap final : public rt::NamedDataMap {
  public:
   OneBlobMap(std::string key, std::vector<uint8_t> blob)
       : key_(std::move(key)), blob_(std::move(blob)) {}
-  rt::Result<const rt::TensorLayout> get_tensor_layout(
-      std::string_view) const override {
+  rt::Result<const rt::TensorLayout> get_tensor_layout(std::string_view) const override {
     return rt::Error::NotSupported;
   }
   rt::Result<rt::FreeableBuffer> get_data(std::string_view key) const override {
     if (key != key_) return rt::Error::NotFound;
     return rt::FreeableBuffer(blob_.data(), blob_.size(), nullptr);
   }
-  rt::Error load_data_into(std::string_view key, void* buffer,
-                           size_t size) const override {
+  rt::Error load_data_into(std::string_view key, void* buffer, size_t size) const override {
     if (key != key_) return rt::Error::NotFound;
     if (size > blob_.size()) return rt::Error::InvalidArgument;
     if (size != 0) std::memcpy(buffer, blob_.data(), size);
@@ -68,7 +66,7 @@ std::vector<std::string> split(const uint8_t* data, size_t size) {
   return parts;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   et_fuzz::quiet_logs_once();
@@ -104,8 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rt::BackendInitContext ctx(&alloc, nullptr, "forward", &map);
   std::vector<uint8_t> processed(parts[0].begin(), parts[0].end());
   rt::FreeableBuffer buf(processed.data(), processed.size(), nullptr);
-  auto handle = backend->init(ctx, &buf,
-                              rt::ArrayRef<rt::CompileSpec>(specs.data(), specs.size()));
+  auto handle = backend->init(ctx, &buf, rt::ArrayRef<rt::CompileSpec>(specs.data(), specs.size()));
   if (handle.ok()) backend->destroy(*handle);
   return 0;
 }

@@ -17,11 +17,9 @@ bool write(const std::string& path, const std::vector<uint8_t>& b) {
   return static_cast<bool>(o);
 }
 
-std::vector<uint8_t> text(const std::string& s) {
-  return std::vector<uint8_t>(s.begin(), s.end());
-}
+std::vector<uint8_t> text(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -45,8 +43,9 @@ int main(int argc, char** argv) {
   const std::string sep("\0\xff", 2);
   ok &= write(out + "/fuzz_cuda_payload/keys_1_4",
               text("abc_so_blob\nabc_weights_blob" + sep +
-                   "method_name=forward\ntarget_device=cuda:0" + sep + "abc_so_blob" +
-                   sep + "\x7f" "ELF\x02\x01\x01"));
+                   "method_name=forward\ntarget_device=cuda:0" + sep + "abc_so_blob" + sep +
+                   "\x7f"
+                   "ELF\x02\x01\x01"));
   ok &= write(out + "/fuzz_cuda_payload/legacy_1_1",
               text(sep + "method_name=forward" + sep + "forward_so_blob" + sep + "xx"));
   ok &= write(out + "/fuzz_cuda_payload/no_specs", text("so\nweights"));

@@ -51,11 +51,10 @@ struct Fixture {
 
 bool parse_dtype(const std::string& s, ScalarType* t) {
   static const std::pair<const char*, ScalarType> kTypes[] = {
-      {"f32", ScalarType::Float}, {"f16", ScalarType::Half},
-      {"bf16", ScalarType::BFloat16}, {"f64", ScalarType::Double},
-      {"i64", ScalarType::Long}, {"i32", ScalarType::Int},
-      {"i16", ScalarType::Short}, {"i8", ScalarType::Char},
-      {"u8", ScalarType::Byte}, {"bool", ScalarType::Bool}};
+      {"f32", ScalarType::Float},  {"f16", ScalarType::Half}, {"bf16", ScalarType::BFloat16},
+      {"f64", ScalarType::Double}, {"i64", ScalarType::Long}, {"i32", ScalarType::Int},
+      {"i16", ScalarType::Short},  {"i8", ScalarType::Char},  {"u8", ScalarType::Byte},
+      {"bool", ScalarType::Bool}};
   for (const auto& [name, type] : kTypes) {
     if (s == name) {
       *t = type;
@@ -67,7 +66,7 @@ bool parse_dtype(const std::string& s, ScalarType* t) {
 
 bool parse_dims(const std::string& s, std::vector<executorch::aten::SizesType>* out) {
   out->clear();
-  if (s == "-") return true;  // a 0-dim tensor
+  if (s == "-") return true; // a 0-dim tensor
   std::stringstream ss(s);
   std::string part;
   while (std::getline(ss, part, ',')) {
@@ -129,19 +128,28 @@ size_t numel_of(const std::vector<executorch::aten::SizesType>& sizes) {
 // Element i of a buffer of the given dtype, as a double.
 double element(const void* data, ScalarType t, size_t i) {
   switch (t) {
-    case ScalarType::Float: return static_cast<const float*>(data)[i];
-    case ScalarType::Double: return static_cast<const double*>(data)[i];
+    case ScalarType::Float:
+      return static_cast<const float*>(data)[i];
+    case ScalarType::Double:
+      return static_cast<const double*>(data)[i];
     case ScalarType::Half:
       return static_cast<float>(static_cast<const executorch::aten::Half*>(data)[i]);
     case ScalarType::BFloat16:
       return static_cast<float>(static_cast<const executorch::aten::BFloat16*>(data)[i]);
-    case ScalarType::Long: return static_cast<double>(static_cast<const int64_t*>(data)[i]);
-    case ScalarType::Int: return static_cast<const int32_t*>(data)[i];
-    case ScalarType::Short: return static_cast<const int16_t*>(data)[i];
-    case ScalarType::Char: return static_cast<const int8_t*>(data)[i];
-    case ScalarType::Byte: return static_cast<const uint8_t*>(data)[i];
-    case ScalarType::Bool: return static_cast<const uint8_t*>(data)[i] != 0 ? 1 : 0;
-    default: return std::nan("");
+    case ScalarType::Long:
+      return static_cast<double>(static_cast<const int64_t*>(data)[i]);
+    case ScalarType::Int:
+      return static_cast<const int32_t*>(data)[i];
+    case ScalarType::Short:
+      return static_cast<const int16_t*>(data)[i];
+    case ScalarType::Char:
+      return static_cast<const int8_t*>(data)[i];
+    case ScalarType::Byte:
+      return static_cast<const uint8_t*>(data)[i];
+    case ScalarType::Bool:
+      return static_cast<const uint8_t*>(data)[i] != 0 ? 1 : 0;
+    default:
+      return std::nan("");
   }
 }
 
@@ -221,15 +229,15 @@ int run_call(Module& module, const std::string& dir, const Call& call, size_t in
   }
   const auto& outs = *result;
   if (outs.size() != call.outs.size()) {
-    std::printf("call %zu (%s): %zu outputs, reference has %zu\n", index,
-                call.method.c_str(), outs.size(), call.outs.size());
+    std::printf("call %zu (%s): %zu outputs, reference has %zu\n", index, call.method.c_str(),
+                outs.size(), call.outs.size());
     return 1;
   }
   int rc = 0;
   for (size_t j = 0; j < outs.size(); ++j) {
     std::vector<uint8_t> ref;
-    const std::string what = "call " + std::to_string(index) + " " + call.method +
-                             " output " + std::to_string(j);
+    const std::string what =
+        "call " + std::to_string(index) + " " + call.method + " output " + std::to_string(j);
     if (!outs[j].isTensor() || !read_bytes(dir + "/" + call.outs[j].file, &ref) ||
         !compare(outs[j].toTensor(), call.outs[j], ref, tolerance, what)) {
       rc = 1;
@@ -266,8 +274,8 @@ int main(int argc, char** argv) {
   }
   // share_memory_arenas: methods exported with share_mutable_buffers keep
   // their state (a KV cache) in one arena.
-  Module module(dir + "/model.pte", ptd_files(dir), Module::LoadMode::File, nullptr,
-                nullptr, nullptr, /*share_memory_arenas=*/true);
+  Module module(dir + "/model.pte", ptd_files(dir), Module::LoadMode::File, nullptr, nullptr,
+                nullptr, /*share_memory_arenas=*/true);
   int rc = 0;
   for (size_t i = 0; i < fx.calls.size(); ++i) {
     rc |= run_call(module, dir, fx.calls[i], i, fx.tolerance);

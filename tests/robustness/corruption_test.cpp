@@ -22,8 +22,8 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
 
-void quiet(::executorch::runtime::LogLevel, const char*, const char*, size_t,
-           const char*, size_t) {}
+void quiet(::executorch::runtime::LogLevel, const char*, const char*, size_t, const char*, size_t) {
+}
 
 struct Totals {
   size_t variants = 0;
@@ -31,8 +31,8 @@ struct Totals {
   et_fuzz::Outcomes o;
 };
 
-void run_variants(const std::string& name, const std::vector<uint8_t>& good,
-                  size_t max_trunc, Totals* t) {
+void run_variants(const std::string& name, const std::vector<uint8_t>& good, size_t max_trunc,
+                  Totals* t) {
   auto variants = et_fuzz::corruptions(good, 300, /*seed=*/20261202u, max_trunc);
   for (const auto& v : variants) {
     SCOPED_TRACE(name + "/" + v.first);
@@ -49,15 +49,13 @@ void print(const char* what, const Totals& t) {
       "%s: %zu variants: %zu ran every method; load failed %zu, meta failed %zu, "
       "load_method failed %zu, set_input failed %zu, execute failed %zu, "
       "executed methods %zu\n",
-      what, t.variants, t.ok, t.o.load_failed, t.o.meta_failed,
-      t.o.method_load_failed, t.o.input_failed, t.o.execute_failed, t.o.executed);
+      what, t.variants, t.ok, t.o.load_failed, t.o.meta_failed, t.o.method_load_failed,
+      t.o.input_failed, t.o.execute_failed, t.o.executed);
 }
 
 class Corruption : public ::testing::Test {
  protected:
-  void SetUp() override {
-    prev_ = ::executorch::runtime::set_log_sink(&quiet);
-  }
+  void SetUp() override { prev_ = ::executorch::runtime::set_log_sink(&quiet); }
   void TearDown() override { ::executorch::runtime::set_log_sink(prev_); }
   ::executorch::runtime::LogSink prev_ = nullptr;
 };
@@ -74,7 +72,7 @@ TEST_F(Corruption, ConformancePrograms) {
   }
   if (found == 0) GTEST_SKIP() << "no conformance programs under " << dir;
   print("conformance", t);
-  EXPECT_GT(t.o.load_failed, 0u);  // truncation to 0 bytes at least
+  EXPECT_GT(t.o.load_failed, 0u); // truncation to 0 bytes at least
 }
 
 TEST_F(Corruption, WriterBuiltPrograms) {
@@ -89,14 +87,13 @@ TEST_F(Corruption, WriterBuiltPrograms) {
 // The uncorrupted seeds: the ones that only need the portable add/mul
 // kernels must run when those kernels are registered.
 TEST_F(Corruption, UncorruptedSeedsRun) {
-  const bool have_kernels =
-      ::executorch::runtime::registry_has_op_function("aten::add.out") &&
-      ::executorch::runtime::registry_has_op_function("aten::mul.out");
+  const bool have_kernels = ::executorch::runtime::registry_has_op_function("aten::add.out") &&
+                            ::executorch::runtime::registry_has_op_function("aten::mul.out");
   for (const auto& p : et_fuzz::seed_programs()) {
     et_fuzz::Outcomes o;
     const auto e = et_fuzz::load_and_run(p.second.data(), p.second.size(), &o);
-    std::printf("seed %s: error %d, executed methods %zu\n", p.first.c_str(),
-                static_cast<int>(e), o.executed);
+    std::printf("seed %s: error %d, executed methods %zu\n", p.first.c_str(), static_cast<int>(e),
+                o.executed);
     EXPECT_EQ(o.load_failed, 0u) << p.first;
     if (have_kernels && (p.first == "add" || p.first == "two_methods" ||
                          p.first == "constant_segment" || p.first == "constant_buffer")) {
@@ -112,4 +109,4 @@ TEST_F(Corruption, EmptyAndTinyInputs) {
   EXPECT_NE(et_fuzz::load_and_run(tiny, sizeof(tiny), &o), ::executorch::runtime::Error::Ok);
 }
 
-}  // namespace
+} // namespace

@@ -30,8 +30,8 @@ bool write_file(const std::string& path, const Bytes& bytes) {
   return std::fclose(f) == 0 && ok;
 }
 
-TensorDesc tensor(Dtype dtype, std::vector<int32_t> sizes, uint32_t mem_id = 0,
-                  uint64_t offset = 0, std::vector<uint8_t> dim_order = {}) {
+TensorDesc tensor(Dtype dtype, std::vector<int32_t> sizes, uint32_t mem_id = 0, uint64_t offset = 0,
+                  std::vector<uint8_t> dim_order = {}) {
   TensorDesc t;
   t.scalar_type = int8_t(dtype);
   t.sizes = std::move(sizes);
@@ -48,8 +48,8 @@ ProgramDesc one(MethodDesc m) {
 }
 
 // x -> op -> out with planned tensors of `sizes` (out in `out_order`).
-ProgramDesc clone(std::vector<int32_t> sizes, std::vector<uint8_t> out_order,
-                  uint64_t in_offset, int64_t buffer) {
+ProgramDesc clone(std::vector<int32_t> sizes, std::vector<uint8_t> out_order, uint64_t in_offset,
+                  int64_t buffer) {
   MethodDesc m;
   int32_t in = m.add_value(ValueDesc::Tensor(tensor(Dtype::Float, sizes, 1, in_offset)));
   int32_t none = m.add_value(ValueDesc::Null());
@@ -64,12 +64,11 @@ ProgramDesc clone(std::vector<int32_t> sizes, std::vector<uint8_t> out_order,
 
 // Class 1: strides or offsets beyond the kernels' index types.
 void strides(std::vector<std::pair<std::string, ProgramDesc>>* out) {
-  out->emplace_back("stride-clone_issue", clone({32768, 65536, 2}, {2, 0, 1},
-                                                uint64_t(1) << 34, int64_t(1) << 36));
+  out->emplace_back("stride-clone_issue",
+                    clone({32768, 65536, 2}, {2, 0, 1}, uint64_t(1) << 34, int64_t(1) << 36));
   out->emplace_back("stride-zero_size", clone({0, 1 << 20, 1 << 20}, {}, 0, 64));
   out->emplace_back("stride-rank16", clone(std::vector<int32_t>(16, 4), {}, 0, 1 << 30));
-  out->emplace_back("stride-bytes_2_65",
-                    clone({INT32_MAX, INT32_MAX, 2}, {}, 0, int64_t(1) << 40));
+  out->emplace_back("stride-bytes_2_65", clone({INT32_MAX, INT32_MAX, 2}, {}, 0, int64_t(1) << 40));
   ProgramDesc p = clone({2}, {}, 0, 16);
   p.methods[0].values[0].tensor.mem_offset = UINT64_MAX - 4;
   out->emplace_back("stride-offset_wrap", p);
@@ -88,15 +87,27 @@ void moves(std::vector<std::pair<std::string, ProgramDesc>>* out) {
     m.non_const_buffer_sizes = {0, 32};
     const char* name = "";
     switch (target) {
-      case 0: name = "move-tensor_into_int_input";
-        m.inputs = {n}; m.outputs = {n};
-        m.chains[0] = {InstructionDesc::Move(t, n)}; break;
-      case 1: name = "move-tensor_into_intlist_item";
-        m.outputs = {ints}; m.chains[0] = {InstructionDesc::Move(t, n)}; break;
-      case 2: name = "move-int_into_tensorlist_item";
-        m.outputs = {tensors}; m.chains[0] = {InstructionDesc::Move(n, t2)}; break;
-      default: name = "move-list_into_optional_item";
-        m.outputs = {opt}; m.chains[0] = {InstructionDesc::Move(ints, t2)}; break;
+      case 0:
+        name = "move-tensor_into_int_input";
+        m.inputs = {n};
+        m.outputs = {n};
+        m.chains[0] = {InstructionDesc::Move(t, n)};
+        break;
+      case 1:
+        name = "move-tensor_into_intlist_item";
+        m.outputs = {ints};
+        m.chains[0] = {InstructionDesc::Move(t, n)};
+        break;
+      case 2:
+        name = "move-int_into_tensorlist_item";
+        m.outputs = {tensors};
+        m.chains[0] = {InstructionDesc::Move(n, t2)};
+        break;
+      default:
+        name = "move-list_into_optional_item";
+        m.outputs = {opt};
+        m.chains[0] = {InstructionDesc::Move(ints, t2)};
+        break;
     }
     out->emplace_back(name, one(m));
   }
@@ -167,7 +178,7 @@ void memory(std::vector<std::pair<std::string, ProgramDesc>>* out) {
 // Class 5: time chosen by the file.
 void time_bombs(std::vector<std::pair<std::string, ProgramDesc>>* out) {
   MethodDesc loop;
-  const int32_t n = 1 << 18;  // 1 MiB of floats
+  const int32_t n = 1 << 18; // 1 MiB of floats
   int32_t x = loop.add_value(ValueDesc::Tensor(tensor(Dtype::Float, {n}, 1, 0)));
   int32_t alpha = loop.add_value(ValueDesc::Int(1));
   int32_t y = loop.add_value(ValueDesc::Tensor(tensor(Dtype::Float, {n}, 1, 4 * n)));
@@ -245,8 +256,8 @@ int main(int argc, char** argv) {
   }
   const std::string dir = argv[1];
   std::vector<std::pair<std::string, ProgramDesc>> bombs;
-  for (const auto& add : std::vector<std::function<void(
-           std::vector<std::pair<std::string, ProgramDesc>>*)>>{
+  for (const auto& add :
+       std::vector<std::function<void(std::vector<std::pair<std::string, ProgramDesc>>*)>>{
            strides, moves, constants, memory, time_bombs, ub}) {
     add(&bombs);
   }

@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
     auto vs = et_fuzz::corruptions(base.second, 120, 7u, 60);
     const size_t stride = vs.size() / per_base + 1;
     for (size_t i = 0; i < vs.size() && written < max_files; i += stride) {
-      std::ofstream o(outdir + "/" + base.first + "_" + vs[i].first + ".pte",
-                      std::ios::binary);
+      std::ofstream o(outdir + "/" + base.first + "_" + vs[i].first + ".pte", std::ios::binary);
       o.write(reinterpret_cast<const char*>(vs[i].second.data()),
               static_cast<std::streamsize>(vs[i].second.size()));
       ++written;

@@ -19,8 +19,8 @@ std::vector<std::string> list(const std::string& dir) {
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string n = e->d_name;
-      if (n.size() > 4 && (n.compare(n.size() - 4, 4, ".pte") == 0 ||
-                           n.compare(n.size() - 4, 4, ".bin") == 0)) {
+      if (n.size() > 4 &&
+          (n.compare(n.size() - 4, 4, ".pte") == 0 || n.compare(n.size() - 4, 4, ".bin") == 0)) {
         names.push_back(n);
       }
     }
@@ -44,4 +44,4 @@ TEST(FuzzRegressions, EveryInputFailsCleanly) {
   }
 }
 
-}  // namespace
+} // namespace

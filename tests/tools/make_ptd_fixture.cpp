@@ -59,7 +59,7 @@ NamedTensorDesc named(const char* key, std::vector<float> v) {
   return t;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   m.outputs = {out};
   m.non_const_buffer_sizes = {0, 48};
   p.methods = {m};
-  p.header_length = 0;  // no segments: a plain FlatBuffer
+  p.header_length = 0; // no segments: a plain FlatBuffer
 
   // A delegate nobody provides.
   ProgramDesc dp;
@@ -167,13 +167,12 @@ int main(int argc, char** argv) {
     hp.methods = {hm, im};
   }
 
-  const bool ok =
-      write_file(dir + "/huge.pte", serialize(hp)) &&
-      write_file(dir + "/delegate.pte", serialize(dp)) &&
-      write_file(dir + "/scalar.pte", serialize(sp)) &&
-      write_file(dir + "/big.pte", serialize(bp)) &&
-      write_file(dir + "/external.pte", serialize(p)) &&
-      write_file(dir + "/w.ptd", serialize_flat_tensor({named("w", {1, 2, 3, 4})})) &&
-      write_file(dir + "/b.ptd", serialize_flat_tensor({named("b", {10, 20, 30, 40})}));
+  const bool ok = write_file(dir + "/huge.pte", serialize(hp)) &&
+                  write_file(dir + "/delegate.pte", serialize(dp)) &&
+                  write_file(dir + "/scalar.pte", serialize(sp)) &&
+                  write_file(dir + "/big.pte", serialize(bp)) &&
+                  write_file(dir + "/external.pte", serialize(p)) &&
+                  write_file(dir + "/w.ptd", serialize_flat_tensor({named("w", {1, 2, 3, 4})})) &&
+                  write_file(dir + "/b.ptd", serialize_flat_tensor({named("b", {10, 20, 30, 40})}));
   return ok ? 0 : 1;
 }

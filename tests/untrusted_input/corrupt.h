@@ -25,9 +25,8 @@ inline void write_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
 }
 
 // max_truncations: 0 means every length.
-inline std::vector<Variant> corruptions(const std::vector<uint8_t>& good,
-                                        size_t n_flips, uint32_t seed,
-                                        size_t max_truncations = 0) {
+inline std::vector<Variant> corruptions(const std::vector<uint8_t>& good, size_t n_flips,
+                                        uint32_t seed, size_t max_truncations = 0) {
   std::vector<Variant> out;
   const size_t n = good.size();
   // Truncations.
@@ -60,16 +59,27 @@ inline std::vector<Variant> corruptions(const std::vector<uint8_t>& good,
   // Extended header fields (program_size, segment_base_offset,
   // segment_data_size, header length) set to edge values.
   if (n >= 40 && good[8] == 'e' && good[9] == 'h') {
-    const uint64_t edges[] = {0, 1, 7, 8, 31, 32, n - 1, n, n + 1, n * 2,
-                              uint64_t(1) << 31, uint64_t(1) << 32,
-                              UINT64_MAX / 2, UINT64_MAX - 127, UINT64_MAX};
+    const uint64_t edges[] = {0,
+                              1,
+                              7,
+                              8,
+                              31,
+                              32,
+                              n - 1,
+                              n,
+                              n + 1,
+                              n * 2,
+                              uint64_t(1) << 31,
+                              uint64_t(1) << 32,
+                              UINT64_MAX / 2,
+                              UINT64_MAX - 127,
+                              UINT64_MAX};
     const size_t fields[] = {16, 24, 32};
     for (size_t field : fields) {
       for (uint64_t e : edges) {
         std::vector<uint8_t> v = good;
         write_u64(v, field, e);
-        out.emplace_back("hdr" + std::to_string(field) + "_" + std::to_string(e),
-                         std::move(v));
+        out.emplace_back("hdr" + std::to_string(field) + "_" + std::to_string(e), std::move(v));
       }
     }
     const uint32_t lens[] = {0, 8, 16, 23, 24, 31, 33, 40, 0xffffffffu};
@@ -81,11 +91,10 @@ inline std::vector<Variant> corruptions(const std::vector<uint8_t>& good,
   }
   // Every 4-byte-aligned word that could be a vector length or an offset:
   // set huge, negative-as-signed and just past the end.
-  const uint32_t huge[] = {0x7fffffffu, 0xffffffffu, 0x10000000u,
-                           static_cast<uint32_t>(n)};
+  const uint32_t huge[] = {0x7fffffffu, 0xffffffffu, 0x10000000u, static_cast<uint32_t>(n)};
   for (size_t at = 0; at + 4 <= n; at += 4) {
     const uint32_t w = read_u32(good, at);
-    if (w == 0 || w > 4096) continue;  // small values look like lengths/offsets
+    if (w == 0 || w > 4096) continue; // small values look like lengths/offsets
     std::vector<uint8_t> v = good;
     write_u32(v, at, huge[(at / 4) % 4]);
     out.emplace_back("len" + std::to_string(at), std::move(v));

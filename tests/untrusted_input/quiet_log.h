@@ -8,8 +8,8 @@
 
 namespace et_fuzz {
 
-inline void quiet_sink(::executorch::runtime::LogLevel, const char*, const char*,
-                       size_t, const char*, size_t) {}
+inline void quiet_sink(::executorch::runtime::LogLevel, const char*, const char*, size_t,
+                       const char*, size_t) {}
 
 inline void quiet_logs_once() {
   static const bool done = [] {

@@ -70,7 +70,7 @@ inline void fill_ones(void* data, ::executorch::aten::ScalarType t, size_t n) {
       break;
     }
     default:
-      break;  // zero bytes are a fine input for the other types
+      break; // zero bytes are a fine input for the other types
   }
 }
 
@@ -82,8 +82,8 @@ struct InputTensor {
   std::unique_ptr<::executorch::aten::TensorImpl> impl;
 };
 
-inline Error run_method(const ::executorch::runtime::Program& program,
-                        const char* name, Outcomes* out) {
+inline Error run_method(const ::executorch::runtime::Program& program, const char* name,
+                        Outcomes* out) {
   namespace rt = ::executorch::runtime;
   auto meta = program.method_meta(name);
   if (!meta.ok()) {
@@ -139,8 +139,8 @@ inline Error run_method(const ::executorch::runtime::Program& program,
     const size_t esize = ::executorch::runtime::elementSizeOrZero(info->scalar_type());
     if (esize != 0) fill_ones(in.data.data(), info->scalar_type(), nbytes / esize);
     in.impl.reset(new ::executorch::aten::TensorImpl(
-        info->scalar_type(), static_cast<ssize_t>(in.sizes.size()), in.sizes.data(),
-        in.data.data(), in.dim_order.data()));
+        info->scalar_type(), static_cast<ssize_t>(in.sizes.size()), in.sizes.data(), in.data.data(),
+        in.dim_order.data()));
     rt::EValue ev{::executorch::aten::Tensor(in.impl.get())};
     Error e = method->set_input(ev, i);
     if (e != Error::Ok) {

@@ -88,8 +88,7 @@ class PlanBuilder {
   // A float tensor in planned buffer mem_id at offset (or unplanned when
   // mem_id is 0); data_buffer_idx > 0 without a plan makes it a constant.
   int tensor(std::vector<int32_t> sizes, uint32_t mem_id, uint32_t offset,
-             uint32_t data_buffer_idx = 0,
-             fb::ScalarType dtype = fb::ScalarType::FLOAT,
+             uint32_t data_buffer_idx = 0, fb::ScalarType dtype = fb::ScalarType::FLOAT,
              const char* external_fqn = nullptr) {
     std::vector<uint8_t> order;
     for (size_t i = 0; i < sizes.size(); ++i) order.push_back(static_cast<uint8_t>(i));
@@ -97,12 +96,11 @@ class PlanBuilder {
     if (mem_id != 0) alloc = fb::CreateAllocationDetails(fbb_, mem_id, offset, 0);
     flatbuffers::Offset<fb::ExtraTensorInfo> extra = 0;
     if (external_fqn != nullptr) {
-      extra = fb::CreateExtraTensorInfoDirect(fbb_, 0, external_fqn,
-                                              fb::TensorDataLocation::EXTERNAL);
+      extra =
+          fb::CreateExtraTensorInfoDirect(fbb_, 0, external_fqn, fb::TensorDataLocation::EXTERNAL);
     }
-    auto t = fb::CreateTensorDirect(fbb_, dtype, 0, &sizes, &order, false,
-                                    data_buffer_idx, alloc, 0,
-                                    fb::TensorShapeDynamism::STATIC, extra);
+    auto t = fb::CreateTensorDirect(fbb_, dtype, 0, &sizes, &order, false, data_buffer_idx, alloc,
+                                    0, fb::TensorShapeDynamism::STATIC, extra);
     return push(fb::KernelTypes::Tensor, t.Union());
   }
   int int_value(int64_t v) { return push(fb::KernelTypes::Int, fb::CreateInt(fbb_, v).Union()); }
@@ -118,16 +116,13 @@ class PlanBuilder {
     return push(fb::KernelTypes::IntList, fb::CreateIntListDirect(fbb_, &items).Union());
   }
   int double_list(std::vector<double> items) {
-    return push(fb::KernelTypes::DoubleList,
-                fb::CreateDoubleListDirect(fbb_, &items).Union());
+    return push(fb::KernelTypes::DoubleList, fb::CreateDoubleListDirect(fbb_, &items).Union());
   }
   int bool_list(std::vector<uint8_t> items) {
-    return push(fb::KernelTypes::BoolList,
-                fb::CreateBoolListDirect(fbb_, &items).Union());
+    return push(fb::KernelTypes::BoolList, fb::CreateBoolListDirect(fbb_, &items).Union());
   }
   int tensor_list(std::vector<int32_t> items) {
-    return push(fb::KernelTypes::TensorList,
-                fb::CreateTensorListDirect(fbb_, &items).Union());
+    return push(fb::KernelTypes::TensorList, fb::CreateTensorListDirect(fbb_, &items).Union());
   }
   int optional_tensor_list(std::vector<int32_t> items) {
     return push(fb::KernelTypes::OptionalTensorList,
@@ -167,14 +162,13 @@ class PlanBuilder {
     delegates_.push_back(fb::CreateBackendDelegateDirect(fbb_, id, ref, &cs));
   }
 
-  flatbuffers::Offset<fb::ExecutionPlan> finish(const char* name,
-                                                std::vector<int32_t> inputs,
+  flatbuffers::Offset<fb::ExecutionPlan> finish(const char* name, std::vector<int32_t> inputs,
                                                 std::vector<int32_t> outputs,
                                                 std::vector<int64_t> buffer_sizes) {
     std::vector<flatbuffers::Offset<fb::Chain>> chains;
     chains.push_back(fb::CreateChainDirect(fbb_, &inputs, &outputs, &instrs_));
-    return fb::CreateExecutionPlanDirect(fbb_, name, 0, &values_, &inputs, &outputs,
-                                         &chains, &ops_, &delegates_, &buffer_sizes);
+    return fb::CreateExecutionPlanDirect(fbb_, name, 0, &values_, &inputs, &outputs, &chains, &ops_,
+                                         &delegates_, &buffer_sizes);
   }
 
  private:
@@ -193,13 +187,13 @@ class PlanBuilder {
   std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates_;
 };
 
-inline Bytes finish_program(flatbuffers::FlatBufferBuilder& fbb,
-                            std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans,
-                            const std::vector<Bytes>& segments = {},
-                            std::vector<flatbuffers::Offset<fb::Buffer>> constant_buffer = {},
-                            std::vector<flatbuffers::Offset<fb::BackendDelegateInlineData>> inline_data = {},
-                            flatbuffers::Offset<fb::SubsegmentOffsets> constant_segment = 0,
-                            std::vector<flatbuffers::Offset<fb::NamedData>> named = {}) {
+inline Bytes finish_program(
+    flatbuffers::FlatBufferBuilder& fbb, std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans,
+    const std::vector<Bytes>& segments = {},
+    std::vector<flatbuffers::Offset<fb::Buffer>> constant_buffer = {},
+    std::vector<flatbuffers::Offset<fb::BackendDelegateInlineData>> inline_data = {},
+    flatbuffers::Offset<fb::SubsegmentOffsets> constant_segment = 0,
+    std::vector<flatbuffers::Offset<fb::NamedData>> named = {}) {
   std::vector<flatbuffers::Offset<fb::DataSegment>> segs;
   for (auto& e : segment_table(segments)) {
     segs.push_back(fb::CreateDataSegment(fbb, e.first, e.second));
@@ -222,8 +216,7 @@ inline Bytes floats(std::initializer_list<float> v) {
 }
 
 // forward(a, b: f32[2,2]) = a + b with planned memory, under op_name.
-inline Bytes add_program(const char* op_name = "aten::add",
-                         const char* overload = "out") {
+inline Bytes add_program(const char* op_name = "aten::add", const char* overload = "out") {
   flatbuffers::FlatBufferBuilder fbb;
   PlanBuilder p(fbb);
   int a = p.tensor({2, 2}, 1, 0);
@@ -290,8 +283,8 @@ inline Bytes constant_buffer_program() {
   auto plan = p.finish("forward", {x}, {out}, {0, 32});
   std::vector<uint8_t> empty;
   Bytes cv = floats({1.5f, -2.0f});
-  std::vector<flatbuffers::Offset<fb::Buffer>> cb = {
-      fb::CreateBufferDirect(fbb, &empty), fb::CreateBufferDirect(fbb, &cv)};
+  std::vector<flatbuffers::Offset<fb::Buffer>> cb = {fb::CreateBufferDirect(fbb, &empty),
+                                                     fb::CreateBufferDirect(fbb, &cv)};
   return finish_program(fbb, {plan}, {}, cb);
 }
 
@@ -313,11 +306,11 @@ inline Bytes control_flow_program() {
   p.tensor_list({x, y});
   p.optional_tensor_list({x, -1});
   int op = p.op("aten::add", "out");
-  p.jump_false(cond, 2);                      // 0: skips 1
-  p.kernel_call(op, {x, x, alpha, y, y});     // 1
-  p.move_call(x, y);                          // 2
-  p.kernel_call(op, {x, y, alpha, y, y});     // 3
-  p.free_call(x);                             // 4
+  p.jump_false(cond, 2);                  // 0: skips 1
+  p.kernel_call(op, {x, x, alpha, y, y}); // 1
+  p.move_call(x, y);                      // 2
+  p.kernel_call(op, {x, y, alpha, y, y}); // 3
+  p.free_call(x);                         // 4
   return finish_program(fbb, {p.finish("forward", {x}, {y}, {0, 32})});
 }
 
@@ -331,8 +324,8 @@ inline Bytes delegate_program() {
     int x = p.tensor({2}, 1, 0);
     int y = p.tensor({2}, 1, 16);
     const char* name = m == 0 ? "forward" : "other";
-    p.delegate("CudaBackend", m == 0 ? fb::DataLocation::INLINE : fb::DataLocation::SEGMENT,
-               0, {{"method_name", name}, {"target_device", "cuda:0"}});
+    p.delegate("CudaBackend", m == 0 ? fb::DataLocation::INLINE : fb::DataLocation::SEGMENT, 0,
+               {{"method_name", name}, {"target_device", "cuda:0"}});
     p.delegate_call(0, {x, y});
     plans.push_back(p.finish(name, {x}, {y}, {0, 32}));
   }
@@ -360,8 +353,7 @@ inline Bytes external_data_program() {
 }
 
 // A .ptd (FlatTensor) file with one float tensor per key.
-inline Bytes flat_tensor_file(
-    const std::vector<std::pair<std::string, Bytes>>& tensors) {
+inline Bytes flat_tensor_file(const std::vector<std::pair<std::string, Bytes>>& tensors) {
   namespace ft = ::flat_tensor_flatbuffer;
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<Bytes> segments;
@@ -370,8 +362,8 @@ inline Bytes flat_tensor_file(
     std::vector<int32_t> sizes = {static_cast<int32_t>(tensors[i].second.size() / 4)};
     std::vector<uint8_t> order = {0};
     auto layout = ft::CreateTensorLayoutDirect(fbb, fb::ScalarType::FLOAT, &sizes, &order);
-    named.push_back(ft::CreateNamedDataDirect(fbb, tensors[i].first.c_str(),
-                                              static_cast<uint32_t>(i), layout));
+    named.push_back(
+        ft::CreateNamedDataDirect(fbb, tensors[i].first.c_str(), static_cast<uint32_t>(i), layout));
     segments.push_back(tensors[i].second);
   }
   std::vector<flatbuffers::Offset<ft::DataSegment>> segs;
@@ -386,8 +378,9 @@ inline Bytes flat_tensor_file(
   const size_t fsize = fbb.GetSize();
   Bytes out(48, 0);
   std::memcpy(&out[0], f, 8);
-  put_u32(out, 0, 48 + (static_cast<uint32_t>(f[0]) | f[1] << 8 | f[2] << 16 |
-                        static_cast<uint32_t>(f[3]) << 24));
+  put_u32(out, 0,
+          48 + (static_cast<uint32_t>(f[0]) | f[1] << 8 | f[2] << 16 |
+                static_cast<uint32_t>(f[3]) << 24));
   std::memcpy(&out[8], "FH01", 4);
   put_u32(out, 12, 40);
   put_u64(out, 16, 48);
@@ -407,8 +400,8 @@ inline Bytes flat_tensor_file(
 }
 
 inline Bytes sample_ptd() {
-  return flat_tensor_file({{"linear.weight", floats({0.5f, -1.0f})},
-                           {"abc_weights_blob", floats({1, 2, 3, 4})}});
+  return flat_tensor_file(
+      {{"linear.weight", floats({0.5f, -1.0f})}, {"abc_weights_blob", floats({1, 2, 3, 4})}});
 }
 
 // Every writer-built program, named for the corpus files.

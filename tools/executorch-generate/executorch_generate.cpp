@@ -83,8 +83,8 @@ void log_sink(rt::LogLevel level, const char* filename, const char*, size_t line
   }
   if (g_verbose) {
     const char* base = std::strrchr(filename, '/');
-    std::fprintf(stderr, "%s: runtime %s:%zu] %s\n", kProg,
-                 base != nullptr ? base + 1 : filename, line, msg.c_str());
+    std::fprintf(stderr, "%s: runtime %s:%zu] %s\n", kProg, base != nullptr ? base + 1 : filename,
+                 line, msg.c_str());
   }
 }
 
@@ -125,8 +125,7 @@ std::vector<uint64_t> parse_ids(const std::string& s) {
     }
     if (end == i || end - i > 19) {
       throw Failure{Error::InvalidArgument,
-                    "--prompt: '" + s + "' is not a list of token ids (e.g. 1,15,27)",
-                    kExitUsage};
+                    "--prompt: '" + s + "' is not a list of token ids (e.g. 1,15,27)", kExitUsage};
     }
     ids.push_back(std::stoull(s.substr(i, end - i)));
     i = end;
@@ -135,8 +134,8 @@ std::vector<uint64_t> parse_ids(const std::string& s) {
 }
 
 std::unique_ptr<llm::TokenRunner> make_runner(const Options& o, BackendOptionArgs& opts) {
-  auto module = std::make_unique<Module>(o.model, o.ptd, Module::LoadMode::Mmap, nullptr,
-                                         nullptr, nullptr, /*share_memory_arenas=*/true);
+  auto module = std::make_unique<Module>(o.model, o.ptd, Module::LoadMode::Mmap, nullptr, nullptr,
+                                         nullptr, /*share_memory_arenas=*/true);
   for (const std::string& arg : o.backend_options) {
     std::string why;
     if (!opts.add(arg, &why)) {
@@ -230,9 +229,8 @@ void print_stats_line(const llm::Stats& s) {
   std::fprintf(stderr,
                "%s: prefill %" PRId64 " tokens in %.3f ms (%.1f tokens/s); decode %" PRId64
                " tokens in %.3f ms (%.1f tokens/s)\n",
-               kProg, s.num_prompt_tokens, s.prefill_seconds * 1e3,
-               s.prefill_tokens_per_second(), s.num_decode_steps, s.decode_seconds * 1e3,
-               s.decode_tokens_per_second());
+               kProg, s.num_prompt_tokens, s.prefill_seconds * 1e3, s.prefill_tokens_per_second(),
+               s.num_decode_steps, s.decode_seconds * 1e3, s.decode_tokens_per_second());
 }
 
 // ---------------------------------------------------------------------------
@@ -300,7 +298,10 @@ int cmd_generate(const Options& o) {
     printer.clear();
     Printer* sink = last ? &printer : nullptr;
     g_first_log_error.clear();
-    check(runner->generate(prompt, config, [sink](uint64_t t) { if (sink) sink->add(t); }),
+    check(runner->generate(prompt, config,
+                           [sink](uint64_t t) {
+                             if (sink) sink->add(t);
+                           }),
           "generation failed");
     if (!config.warming) {
       runs.push_back(runner->stats());
@@ -311,8 +312,7 @@ int cmd_generate(const Options& o) {
     print_stats_line(runs.back());
   }
   if (o.json) {
-    std::string line = "{\"prompt\":" + json_ids(prompt) + ",\"tokens\":" +
-                       json_ids(printer.ids());
+    std::string line = "{\"prompt\":" + json_ids(prompt) + ",\"tokens\":" + json_ids(printer.ids());
     if (tokenizer != nullptr) {
       line += ",\"text\":" + json_string(tokenizer->decode(printer.ids()));
     }
@@ -328,12 +328,11 @@ int cmd_generate(const Options& o) {
 void add_options(CLI::App& app, Options& o) {
   app.add_option("MODEL", o.model, "The decoder program (.pte)")->required()->type_name("");
   app.add_option("--ptd", o.ptd, "External tensor data (.ptd); may be repeated")
-      ->allow_extra_args(false)->type_name("FILE");
-  app.add_option("-p,--prompt", o.prompt, "Prompt token ids, e.g. 1,15,27")
-      ->type_name("IDS");
+      ->allow_extra_args(false)
+      ->type_name("FILE");
+  app.add_option("-p,--prompt", o.prompt, "Prompt token ids, e.g. 1,15,27")->type_name("IDS");
   app.add_option("--text", o.text, "Prompt text (needs --tokenizer)")->type_name("TEXT");
-  app.add_option("--tokenizer", o.tokenizer,
-                 "SentencePiece model: encode --text and print text")
+  app.add_option("--tokenizer", o.tokenizer, "SentencePiece model: encode --text and print text")
       ->type_name("FILE");
   app.add_flag("--no-bos", o.no_bos, "Do not start a --text prompt with the BOS token");
   app.add_option("-n,--max-new-tokens", o.max_new_tokens,
@@ -349,21 +348,23 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--stop", o.stop,
                  "Stop after this token id; may be repeated (default: the program's "
                  "get_eos_ids, and the tokenizer's EOS)")
-      ->allow_extra_args(false)->type_name("ID");
-  app.add_option("--max-context", o.max_context,
-                 "Context length, when the program does not say")->type_name("N");
+      ->allow_extra_args(false)
+      ->type_name("ID");
+  app.add_option("--max-context", o.max_context, "Context length, when the program does not say")
+      ->type_name("N");
   app.add_option("--prefill-method", o.prefill_method,
-                 "Method for the prompt (default: prefill, else forward)")->type_name("NAME");
+                 "Method for the prompt (default: prefill, else forward)")
+      ->type_name("NAME");
   app.add_option("--decode-method", o.decode_method,
                  "Method for each new token (default: decode, else forward)")
       ->type_name("NAME");
   app.add_option("--backend-option", o.backend_options,
                  "A load-time option for a delegate, e.g. "
                  "CudaBackend:weight_sharing_across_methods=true; may be repeated")
-      ->allow_extra_args(false)->type_name("B:K=V");
+      ->allow_extra_args(false)
+      ->type_name("B:K=V");
   app.add_flag("--echo", o.echo, "Print the prompt before the generated tokens");
-  app.add_option("--warmup", o.warmup, "Untimed generations first (default 0)")
-      ->type_name("N");
+  app.add_option("--warmup", o.warmup, "Untimed generations first (default 0)")->type_name("N");
   app.add_option("--runs", o.runs, "Timed generations (default 1); the last is printed")
       ->type_name("N");
   app.add_flag("--stats", o.stats, "Print prefill and decode rates on stderr");
@@ -388,13 +389,11 @@ int print_error(const Failure& f) {
 
 void check_ranges(const Options& o) {
   if (o.runs < 1 || o.warmup < 0) {
-    throw Failure{Error::InvalidArgument, "--runs must be >= 1 and --warmup >= 0",
-                  kExitUsage};
+    throw Failure{Error::InvalidArgument, "--runs must be >= 1 and --warmup >= 0", kExitUsage};
   }
   if (o.max_new_tokens < -1 || o.top_k < 0 || !(o.temperature >= 0)) {
     throw Failure{Error::InvalidArgument,
-                  "--max-new-tokens must be >= -1, --top-k >= 0, --temperature >= 0",
-                  kExitUsage};
+                  "--max-new-tokens must be >= -1, --top-k >= 0, --temperature >= 0", kExitUsage};
   }
 }
 
@@ -402,11 +401,12 @@ void check_ranges(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"Generate tokens with a decoder LLM program (.pte): prefill the prompt, "
-               "then decode greedily or by sampling; print ids, or text with a "
-               "SentencePiece tokenizer" +
-                   std::string(Tokenizer::supported() ? "." : " (not in this build)."),
-               kProg};
+  CLI::App app{
+      "Generate tokens with a decoder LLM program (.pte): prefill the prompt, "
+      "then decode greedily or by sampling; print ids, or text with a "
+      "SentencePiece tokenizer" +
+          std::string(Tokenizer::supported() ? "." : " (not in this build)."),
+      kProg};
   add_options(app, o);
   app.set_version_flag("--version", std::string(kProg) + " " + EXECUTORCH_GENERATE_VERSION,
                        "Print the version and exit");

@@ -9,8 +9,7 @@ namespace rt = executorch::runtime;
 bool BackendOptionArgs::add(const std::string& arg, std::string* why) {
   const size_t colon = arg.find(':');
   const size_t eq = arg.find('=', colon == std::string::npos ? 0 : colon);
-  if (colon == std::string::npos || colon == 0 || eq == std::string::npos ||
-      eq == colon + 1) {
+  if (colon == std::string::npos || colon == 0 || eq == std::string::npos || eq == colon + 1) {
     *why = "'" + arg + "' is not BACKEND:KEY=VALUE";
     return false;
   }
@@ -34,8 +33,7 @@ bool BackendOptionArgs::add(const std::string& arg, std::string* why) {
   const long n = std::strtol(value.c_str(), &end, 10);
   if (value == "true" || value == "false") {
     option.value = value == "true";
-  } else if (!value.empty() && *end == '\0' && errno == 0 && n >= INT32_MIN &&
-             n <= INT32_MAX) {
+  } else if (!value.empty() && *end == '\0' && errno == 0 && n >= INT32_MIN && n <= INT32_MAX) {
     option.value = static_cast<int>(n);
   } else {
     std::array<char, rt::kMaxOptionValueLength> text{};

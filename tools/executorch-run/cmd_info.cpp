@@ -17,8 +17,7 @@ using rt::Tag;
 
 namespace {
 
-void print_tensor_meta(const char* kind, size_t i, const rt::MethodMeta& meta,
-                       bool input) {
+void print_tensor_meta(const char* kind, size_t i, const rt::MethodMeta& meta, bool input) {
   auto tag = input ? meta.input_tag(i) : meta.output_tag(i);
   if (!tag.ok()) {
     std::printf("    %s %zu: <error %s>\n", kind, i, rt::to_string(tag.error()));
@@ -34,8 +33,7 @@ void print_tensor_meta(const char* kind, size_t i, const rt::MethodMeta& meta,
     return;
   }
   const auto sizes = ti->sizes();
-  std::printf("    %s %zu: Tensor %s %s%s\n", kind, i,
-              dtype_name(ti->scalar_type()),
+  std::printf("    %s %zu: Tensor %s %s%s\n", kind, i, dtype_name(ti->scalar_type()),
               shape_string(sizes.data(), sizes.size()).c_str(),
               ti->is_memory_planned() ? "" : " (not planned)");
 }
@@ -61,9 +59,9 @@ void print_delegates(const rt::MethodMeta& m) {
     }
     const BackendState s = backend_state(b.get());
     std::printf("    %s: %s\n", b.get(),
-                !s.registered ? "not registered"
-                              : (s.available ? "registered, available"
-                                             : "registered, not available"));
+                !s.registered
+                    ? "not registered"
+                    : (s.available ? "registered, available" : "registered, not available"));
   }
 }
 

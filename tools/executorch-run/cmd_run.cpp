@@ -37,8 +37,8 @@ std::string pick_method(const rt::Program& program, const std::string& wanted,
   const bool has_forward = std::find(names.begin(), names.end(), "forward") != names.end();
   if (!wanted.empty()) {
     if (std::find(names.begin(), names.end(), wanted) == names.end()) {
-      fail(Error::NotFound, "no method '%s' in '%s' (methods: %s)", wanted.c_str(),
-           path.c_str(), join(names).c_str());
+      fail(Error::NotFound, "no method '%s' in '%s' (methods: %s)", wanted.c_str(), path.c_str(),
+           join(names).c_str());
     }
     return wanted;
   }
@@ -51,8 +51,10 @@ std::string pick_method(const rt::Program& program, const std::string& wanted,
   if (names.empty()) {
     fail(Error::InvalidProgram, "'%s' has no methods", path.c_str());
   }
-  fail(Error::InvalidArgument, "'%s' has no method 'forward'; pick one with --method "
-       "(methods: %s)", path.c_str(), join(names).c_str());
+  fail(Error::InvalidArgument,
+       "'%s' has no method 'forward'; pick one with --method "
+       "(methods: %s)",
+       path.c_str(), join(names).c_str());
 }
 
 // A loaded method and the memory it runs in.
@@ -64,10 +66,9 @@ struct LoadedMethod {
   std::unique_ptr<rt::Method> method;
 };
 
-void load_method(const rt::Program& program, const std::string& name,
-                 const std::string& path, const rt::NamedDataMap* data,
-                 BackendOptionArgs& backend_options, MemoryBudget* budget,
-                 LoadedMethod* out) {
+void load_method(const rt::Program& program, const std::string& name, const std::string& path,
+                 const rt::NamedDataMap* data, BackendOptionArgs& backend_options,
+                 MemoryBudget* budget, LoadedMethod* out) {
   clear_runtime_errors();
   auto meta = program.method_meta(name.c_str());
   if (!meta.ok()) {
@@ -76,15 +77,14 @@ void load_method(const rt::Program& program, const std::string& name,
   // Buffers on a device come from that device's registered allocator.
   auto planned = PlannedMemory::for_method(meta.get(), budget);
   if (!planned.ok()) {
-    fail_rt(planned.error(), "cannot allocate the planned memory of method '%s'",
-            name.c_str());
+    fail_rt(planned.error(), "cannot allocate the planned memory of method '%s'", name.c_str());
   }
   out->planned = std::move(planned.get());
   out->memory = std::make_unique<rt::MemoryManager>(
       &out->method_allocator, out->planned->allocator(), &out->temp_allocator);
   clear_runtime_errors();
-  auto method = program.load_method(name.c_str(), out->memory.get(), nullptr, data,
-                                    backend_options.map());
+  auto method =
+      program.load_method(name.c_str(), out->memory.get(), nullptr, data, backend_options.map());
   if (!method.ok()) {
     fail_rt(method.error(), "cannot load method '%s' of '%s'", name.c_str(), path.c_str());
   }
@@ -116,16 +116,14 @@ std::vector<double> run_timed(rt::Method& method, const Inputs& inputs, int iter
   return times_us;
 }
 
-std::string format_report(rt::Method& method, const std::string& name,
-                          std::vector<double> times_us, const Options& o,
-                          MemoryBudget* budget) {
+std::string format_report(rt::Method& method, const std::string& name, std::vector<double> times_us,
+                          const Options& o, MemoryBudget* budget) {
   std::sort(times_us.begin(), times_us.end());
   const size_t n = times_us.size();
-  const double median =
-      n % 2 == 1 ? times_us[n / 2] : (times_us[n / 2 - 1] + times_us[n / 2]) / 2;
+  const double median = n % 2 == 1 ? times_us[n / 2] : (times_us[n / 2 - 1] + times_us[n / 2]) / 2;
   const PrintOptions p{o.json, o.all_values};
-  std::string out = o.json ? "{\"method\":\"" + json_escape(name) + "\",\"outputs\":["
-                           : "method: " + name + "\n";
+  std::string out =
+      o.json ? "{\"method\":\"" + json_escape(name) + "\",\"outputs\":[" : "method: " + name + "\n";
   for (size_t i = 0; i < method.outputs_size(); ++i) {
     out += (o.json && i != 0 ? "," : "") + format_output(method.get_output(i), i, p, budget);
   }
@@ -135,9 +133,8 @@ std::string format_report(rt::Method& method, const std::string& name,
                   "],\"timing_us\":{\"min\":%.3f,\"median\":%.3f,\"iterations\":%d}}\n",
                   times_us.front(), median, o.iterations);
   } else {
-    std::snprintf(timing, sizeof(timing),
-                  "timing: %d iteration(s), min %.3f us, median %.3f us\n", o.iterations,
-                  times_us.front(), median);
+    std::snprintf(timing, sizeof(timing), "timing: %d iteration(s), min %.3f us, median %.3f us\n",
+                  o.iterations, times_us.front(), median);
   }
   return out + timing;
 }
@@ -166,8 +163,7 @@ int cmd_run(const Options& o) {
   Inputs inputs;
   build_inputs(o.inputs, name, *loaded.method, &budget, &inputs);
   auto times_us = run_timed(*loaded.method, inputs, o.iterations, name, path);
-  std::fputs(format_report(*loaded.method, name, std::move(times_us), o, &budget).c_str(),
-             stdout);
+  std::fputs(format_report(*loaded.method, name, std::move(times_us), o, &budget).c_str(), stdout);
   return 0;
 }
 

@@ -23,8 +23,8 @@ std::vector<std::string> g_log_errors;
 // The last error line, in a fixed buffer for the abort path.
 char g_last_log[512];
 
-void log_sink(rt::LogLevel level, const char* filename, const char* /*function*/,
-              size_t line, const char* message, size_t length) {
+void log_sink(rt::LogLevel level, const char* filename, const char* /*function*/, size_t line,
+              const char* message, size_t length) {
   if (level >= rt::LogLevel::Error) {
     std::string msg(message, length);
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) {
@@ -39,20 +39,19 @@ void log_sink(rt::LogLevel level, const char* filename, const char* /*function*/
     const char* base = std::strrchr(filename, '/');
     static const char* const kLevels = "DIEF";
     const auto li = static_cast<size_t>(level);
-    std::fprintf(stderr, "%s: runtime %c %s:%zu] %.*s\n", kProg,
-                 li < 4 ? kLevels[li] : '?', base != nullptr ? base + 1 : filename,
-                 line, static_cast<int>(length), message);
+    std::fprintf(stderr, "%s: runtime %c %s:%zu] %.*s\n", kProg, li < 4 ? kLevels[li] : '?',
+                 base != nullptr ? base + 1 : filename, line, static_cast<int>(length), message);
   }
 }
 
 // Writes the one error line without touching the heap (abort/signal path).
 [[noreturn]] void crash_exit(const char* what) {
   char buf[768];
-  const int n = g_last_log[0] != '\0'
-                    ? std::snprintf(buf, sizeof(buf), "%s: error: Error::Internal: %s: %s\n",
-                                    kProg, what, g_last_log)
-                    : std::snprintf(buf, sizeof(buf), "%s: error: Error::Internal: %s\n",
-                                    kProg, what);
+  const int n =
+      g_last_log[0] != '\0'
+          ? std::snprintf(buf, sizeof(buf), "%s: error: Error::Internal: %s: %s\n", kProg, what,
+                          g_last_log)
+          : std::snprintf(buf, sizeof(buf), "%s: error: Error::Internal: %s\n", kProg, what);
   if (n > 0) {
     const size_t len = std::min(static_cast<size_t>(n), sizeof(buf) - 1);
     ssize_t w = ::write(STDERR_FILENO, buf, len);
@@ -65,12 +64,18 @@ void abort_handler() { crash_exit("the runtime aborted"); }
 
 void signal_handler(int sig) {
   switch (sig) {
-    case SIGSEGV: crash_exit("crashed (SIGSEGV)");
-    case SIGBUS: crash_exit("crashed (SIGBUS)");
-    case SIGFPE: crash_exit("crashed (SIGFPE)");
-    case SIGABRT: crash_exit("aborted (SIGABRT)");
-    case SIGILL: crash_exit("crashed (SIGILL)");
-    default: crash_exit("crashed");
+    case SIGSEGV:
+      crash_exit("crashed (SIGSEGV)");
+    case SIGBUS:
+      crash_exit("crashed (SIGBUS)");
+    case SIGFPE:
+      crash_exit("crashed (SIGFPE)");
+    case SIGABRT:
+      crash_exit("aborted (SIGABRT)");
+    case SIGILL:
+      crash_exit("crashed (SIGILL)");
+    default:
+      crash_exit("crashed");
   }
 }
 

@@ -29,18 +29,30 @@ std::string shape_string(const int32_t* sizes, size_t n) {
 
 const char* tag_name(Tag t) {
   switch (t) {
-    case Tag::None: return "None";
-    case Tag::Tensor: return "Tensor";
-    case Tag::String: return "String";
-    case Tag::Double: return "Double";
-    case Tag::Int: return "Int";
-    case Tag::Bool: return "Bool";
-    case Tag::ListBool: return "ListBool";
-    case Tag::ListDouble: return "ListDouble";
-    case Tag::ListInt: return "ListInt";
-    case Tag::ListTensor: return "ListTensor";
-    case Tag::ListScalar: return "ListScalar";
-    case Tag::ListOptionalTensor: return "ListOptionalTensor";
+    case Tag::None:
+      return "None";
+    case Tag::Tensor:
+      return "Tensor";
+    case Tag::String:
+      return "String";
+    case Tag::Double:
+      return "Double";
+    case Tag::Int:
+      return "Int";
+    case Tag::Bool:
+      return "Bool";
+    case Tag::ListBool:
+      return "ListBool";
+    case Tag::ListDouble:
+      return "ListDouble";
+    case Tag::ListInt:
+      return "ListInt";
+    case Tag::ListTensor:
+      return "ListTensor";
+    case Tag::ListScalar:
+      return "ListScalar";
+    case Tag::ListOptionalTensor:
+      return "ListOptionalTensor";
   }
   return "Unknown";
 }
@@ -50,11 +62,21 @@ std::string json_escape(std::string_view s) {
   out.reserve(s.size() + 2);
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -89,8 +111,7 @@ std::string fmt_double17(double v, bool json) {
   return buf;
 }
 
-bool format_element(ScalarType t, const void* data, size_t i, bool json,
-                    std::string* out) {
+bool format_element(ScalarType t, const void* data, size_t i, bool json, std::string* out) {
   char buf[40];
   switch (t) {
     case ScalarType::Float:
@@ -100,12 +121,12 @@ bool format_element(ScalarType t, const void* data, size_t i, bool json,
       *out = fmt_double17(static_cast<const double*>(data)[i], json);
       return true;
     case ScalarType::Half:
-      *out = fmt_double(static_cast<float>(
-          static_cast<const ::executorch::aten::Half*>(data)[i]), json);
+      *out = fmt_double(static_cast<float>(static_cast<const ::executorch::aten::Half*>(data)[i]),
+                        json);
       return true;
     case ScalarType::BFloat16:
-      *out = fmt_double(static_cast<float>(
-          static_cast<const ::executorch::aten::BFloat16*>(data)[i]), json);
+      *out = fmt_double(
+          static_cast<float>(static_cast<const ::executorch::aten::BFloat16*>(data)[i]), json);
       return true;
     case ScalarType::Bool:
       *out = static_cast<const uint8_t*>(data)[i] != 0 ? "true" : "false";

@@ -23,9 +23,14 @@ namespace {
 
 bool is_integral_dtype(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short:
-    case ScalarType::Int: case ScalarType::Long: case ScalarType::UInt16:
-    case ScalarType::UInt32: case ScalarType::UInt64:
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+    case ScalarType::UInt16:
+    case ScalarType::UInt32:
+    case ScalarType::UInt64:
       return true;
     default:
       return false;
@@ -33,18 +38,21 @@ bool is_integral_dtype(ScalarType t) {
 }
 
 bool is_float_dtype(ScalarType t) {
-  return t == ScalarType::Float || t == ScalarType::Double ||
-         t == ScalarType::Half || t == ScalarType::BFloat16;
+  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
+         t == ScalarType::BFloat16;
 }
 
 // Stores v (given as double or as an integer) into element i.
-void store_element(ScalarType t, void* data, size_t i, double dv, int64_t iv,
-                   bool is_int) {
+void store_element(ScalarType t, void* data, size_t i, double dv, int64_t iv, bool is_int) {
   const double d = is_int ? static_cast<double>(iv) : dv;
   const int64_t n = is_int ? iv : static_cast<int64_t>(dv);
   switch (t) {
-    case ScalarType::Float: static_cast<float*>(data)[i] = static_cast<float>(d); break;
-    case ScalarType::Double: static_cast<double*>(data)[i] = d; break;
+    case ScalarType::Float:
+      static_cast<float*>(data)[i] = static_cast<float>(d);
+      break;
+    case ScalarType::Double:
+      static_cast<double*>(data)[i] = d;
+      break;
     case ScalarType::Half:
       static_cast<::executorch::aten::Half*>(data)[i] =
           ::executorch::aten::Half(static_cast<float>(d));
@@ -53,16 +61,35 @@ void store_element(ScalarType t, void* data, size_t i, double dv, int64_t iv,
       static_cast<::executorch::aten::BFloat16*>(data)[i] =
           ::executorch::aten::BFloat16(static_cast<float>(d));
       break;
-    case ScalarType::Bool: static_cast<uint8_t*>(data)[i] = d != 0 ? 1 : 0; break;
-    case ScalarType::Byte: static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(n); break;
-    case ScalarType::Char: static_cast<int8_t*>(data)[i] = static_cast<int8_t>(n); break;
-    case ScalarType::Short: static_cast<int16_t*>(data)[i] = static_cast<int16_t>(n); break;
-    case ScalarType::Int: static_cast<int32_t*>(data)[i] = static_cast<int32_t>(n); break;
-    case ScalarType::Long: static_cast<int64_t*>(data)[i] = n; break;
-    case ScalarType::UInt16: static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(n); break;
-    case ScalarType::UInt32: static_cast<uint32_t*>(data)[i] = static_cast<uint32_t>(n); break;
-    case ScalarType::UInt64: static_cast<uint64_t*>(data)[i] = static_cast<uint64_t>(n); break;
-    default: break;
+    case ScalarType::Bool:
+      static_cast<uint8_t*>(data)[i] = d != 0 ? 1 : 0;
+      break;
+    case ScalarType::Byte:
+      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(n);
+      break;
+    case ScalarType::Char:
+      static_cast<int8_t*>(data)[i] = static_cast<int8_t>(n);
+      break;
+    case ScalarType::Short:
+      static_cast<int16_t*>(data)[i] = static_cast<int16_t>(n);
+      break;
+    case ScalarType::Int:
+      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(n);
+      break;
+    case ScalarType::Long:
+      static_cast<int64_t*>(data)[i] = n;
+      break;
+    case ScalarType::UInt16:
+      static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(n);
+      break;
+    case ScalarType::UInt32:
+      static_cast<uint32_t*>(data)[i] = static_cast<uint32_t>(n);
+      break;
+    case ScalarType::UInt64:
+      static_cast<uint64_t*>(data)[i] = static_cast<uint64_t>(n);
+      break;
+    default:
+      break;
   }
 }
 
@@ -77,15 +104,22 @@ std::string trim(std::string s) {
 }
 
 // Parses one list element for dtype t. Integers are read exactly.
-bool parse_value(const std::string& text, ScalarType t, double* dv, int64_t* iv,
-                 bool* is_int) {
+bool parse_value(const std::string& text, ScalarType t, double* dv, int64_t* iv, bool* is_int) {
   const std::string s = trim(text);
   if (s.empty()) {
     return false;
   }
   if (t == ScalarType::Bool) {
-    if (s == "true" || s == "True") { *iv = 1; *is_int = true; return true; }
-    if (s == "false" || s == "False") { *iv = 0; *is_int = true; return true; }
+    if (s == "true" || s == "True") {
+      *iv = 1;
+      *is_int = true;
+      return true;
+    }
+    if (s == "false" || s == "False") {
+      *iv = 0;
+      *is_int = true;
+      return true;
+    }
   }
   char* end = nullptr;
   errno = 0;
@@ -132,8 +166,7 @@ void fill_constant(double v, ScalarType t, size_t numel, uint8_t* data) {
 }
 
 // "random" or "random:SEED": uniform [0, 1) floats, 0..9 integers, bools.
-void fill_random(const std::string& spec, size_t index, ScalarType t, size_t numel,
-                 uint8_t* data) {
+void fill_random(const std::string& spec, size_t index, ScalarType t, size_t numel, uint8_t* data) {
   uint64_t seed = 1;
   if (spec.size() > 6) {
     const std::string s = spec.substr(7);
@@ -169,8 +202,8 @@ void fill_from_file(const std::string& path, size_t index, ScalarType t, size_t 
   }
   const std::streamoff size = in.tellg();
   if (size < 0 || static_cast<uint64_t>(size) != nbytes) {
-    fail(Error::InvalidArgument, "input %zu: '%s' holds %lld bytes, the %s input needs %zu",
-         index, path.c_str(), static_cast<long long>(size), dtype_name(t), nbytes);
+    fail(Error::InvalidArgument, "input %zu: '%s' holds %lld bytes, the %s input needs %zu", index,
+         path.c_str(), static_cast<long long>(size), dtype_name(t), nbytes);
   }
   in.seekg(0);
   if (nbytes != 0 &&
@@ -185,8 +218,8 @@ void fill_from_list(const std::string& spec, size_t index, ScalarType t, size_t 
   std::vector<std::string> items;
   for (size_t start = 0;;) {
     const size_t comma = spec.find(',', start);
-    items.push_back(spec.substr(start, comma == std::string::npos ? std::string::npos
-                                                                  : comma - start));
+    items.push_back(
+        spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) {
       break;
     }
@@ -201,11 +234,14 @@ void fill_from_list(const std::string& spec, size_t index, ScalarType t, size_t 
       if (!parse_value(item, t, &dv, &iv, &is_int)) {
         fail(Error::InvalidArgument,
              "input %zu: '%s' is not ones, zeros, random[:SEED], @FILE or a list of %s "
-             "values", index, spec.c_str(), dtype_name(t));
+             "values",
+             index, spec.c_str(), dtype_name(t));
       }
     }
-    fail(Error::InvalidArgument, "input %zu: %zu value(s) given, the %s input has %zu "
-         "element(s)", index, items.size(), dtype_name(t), numel);
+    fail(Error::InvalidArgument,
+         "input %zu: %zu value(s) given, the %s input has %zu "
+         "element(s)",
+         index, items.size(), dtype_name(t), numel);
   }
   for (size_t i = 0; i < numel; ++i) {
     double dv = 0;
@@ -214,7 +250,8 @@ void fill_from_list(const std::string& spec, size_t index, ScalarType t, size_t 
     if (!parse_value(items[i], t, &dv, &iv, &is_int)) {
       fail(Error::InvalidArgument,
            "input %zu: '%s' is not ones, zeros, random[:SEED], @FILE or a list of %s "
-           "values", index, spec.c_str(), dtype_name(t));
+           "values",
+           index, spec.c_str(), dtype_name(t));
     }
     store_element(t, data, i, dv, iv, is_int);
   }
@@ -222,8 +259,8 @@ void fill_from_list(const std::string& spec, size_t index, ScalarType t, size_t 
 
 } // namespace
 
-void fill_input(const std::string& spec, size_t index, ScalarType t, size_t numel,
-                size_t nbytes, uint8_t* data) {
+void fill_input(const std::string& spec, size_t index, ScalarType t, size_t numel, size_t nbytes,
+                uint8_t* data) {
   if (spec == "ones" || spec == "zeros") {
     fill_constant(spec == "ones" ? 1.0 : 0.0, t, numel, data);
   } else if (spec.rfind("random", 0) == 0 && (spec.size() == 6 || spec[6] == ':')) {

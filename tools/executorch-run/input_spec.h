@@ -15,8 +15,7 @@ bool dtype_fillable(::executorch::runtime::etensor::ScalarType t);
 
 // Fills numel elements (nbytes bytes) of dtype t at data from spec, for
 // input `index` (named in errors; it also offsets the random seed).
-void fill_input(const std::string& spec, size_t index,
-                ::executorch::runtime::etensor::ScalarType t, size_t numel,
-                size_t nbytes, uint8_t* data);
+void fill_input(const std::string& spec, size_t index, ::executorch::runtime::etensor::ScalarType t,
+                size_t numel, size_t nbytes, uint8_t* data);
 
 } // namespace et_run

@@ -24,8 +24,10 @@ void make_input(const std::string& spec, const std::string& method_name, size_t 
                 const rt::TensorInfo& info, MemoryBudget* budget, InputTensor* t) {
   const ScalarType dtype = info.scalar_type();
   if (!dtype_fillable(dtype)) {
-    fail(Error::NotSupported, "method '%s': input %zu has dtype %s, which this tool "
-         "cannot fill", method_name.c_str(), i, dtype_name(dtype));
+    fail(Error::NotSupported,
+         "method '%s': input %zu has dtype %s, which this tool "
+         "cannot fill",
+         method_name.c_str(), i, dtype_name(dtype));
   }
   const auto sizes = info.sizes();
   const auto dim_order = info.dim_order();
@@ -36,8 +38,8 @@ void make_input(const std::string& spec, const std::string& method_name, size_t 
   for (int32_t s : t->sizes) {
     if (s < 0 || __builtin_mul_overflow(numel, static_cast<size_t>(s), &numel) ||
         __builtin_mul_overflow(nbytes, static_cast<size_t>(s), &nbytes)) {
-      fail(Error::InvalidProgram, "method '%s': input %zu has a bad shape %s",
-           method_name.c_str(), i, shape_string(t->sizes.data(), t->sizes.size()).c_str());
+      fail(Error::InvalidProgram, "method '%s': input %zu has a bad shape %s", method_name.c_str(),
+           i, shape_string(t->sizes.data(), t->sizes.size()).c_str());
     }
   }
   char what[64];
@@ -61,8 +63,10 @@ void build_inputs(const std::vector<std::string>& specs, const std::string& meth
   const rt::MethodMeta meta = method.method_meta();
   const size_t n = meta.num_inputs();
   if (specs.size() > 1 && specs.size() != n) {
-    fail(Error::InvalidArgument, "%zu --input given, method '%s' takes %zu input(s) (give "
-         "one per input, or one for all)", specs.size(), method_name.c_str(), n);
+    fail(Error::InvalidArgument,
+         "%zu --input given, method '%s' takes %zu input(s) (give "
+         "one per input, or one for all)",
+         specs.size(), method_name.c_str(), n);
   }
   out->tensors.resize(n);
   out->values.resize(n);
@@ -77,7 +81,7 @@ void build_inputs(const std::vector<std::string>& specs, const std::string& meth
     const EValue& slot = method.get_input(i);
 #pragma GCC diagnostic pop
     if (tag.get() != rt::Tag::Tensor) {
-      out->values[i] = slot;  // Int/Double/Bool inputs are fixed at export
+      out->values[i] = slot; // Int/Double/Bool inputs are fixed at export
       continue;
     }
     auto seen = first_of_slot.find(&slot);

@@ -23,7 +23,7 @@ struct InputTensor {
 };
 
 struct Inputs {
-  std::vector<InputTensor> tensors;  // owns what values point at
+  std::vector<InputTensor> tensors; // owns what values point at
   std::vector<::executorch::runtime::EValue> values;
 };
 

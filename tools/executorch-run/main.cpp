@@ -75,8 +75,7 @@ size_t memory_limit_of(const std::string& text) {
   auto limit = MemoryBudget::parse_size(text.c_str());
   if (!limit.ok()) {
     throw Failure{rt::Error::InvalidArgument,
-                  "--memory-limit: '" + text + "' is not a size (e.g. 512M, 16G)",
-                  kExitUsage};
+                  "--memory-limit: '" + text + "' is not a size (e.g. 512M, 16G)", kExitUsage};
   }
   return limit.get();
 }
@@ -104,15 +103,16 @@ int main(int argc, char** argv) {
   install_crash_handlers();
   Options o;
   std::string memory_limit;
-  CLI::App app{"Run a method of an ExecuTorch program (.pte) and print its outputs and "
-               "timing, describe a program (--info), or list the backends (--backends). "
-               "With no MODEL, runs the bundled demo program.",
-               kProg};
+  CLI::App app{
+      "Run a method of an ExecuTorch program (.pte) and print its outputs and "
+      "timing, describe a program (--info), or list the backends (--backends). "
+      "With no MODEL, runs the bundled demo program.",
+      kProg};
   add_options(app, o, memory_limit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {  // --help, --version
+    if (e.get_exit_code() == 0) { // --help, --version
       return app.exit(e);
     }
     std::string what = e.what();

@@ -31,7 +31,7 @@ TensorDesc planned(uint64_t offset) {
   return t;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -23,7 +23,7 @@ struct Options {
   bool verbose = false;
   bool no_plugins = false;
   std::vector<std::string> backend_options;
-  size_t memory_limit = 0;  // set by main(): --memory-limit or the default
+  size_t memory_limit = 0; // set by main(): --memory-limit or the default
 };
 
 int cmd_run(const Options& o);

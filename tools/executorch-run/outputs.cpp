@@ -48,16 +48,15 @@ class HostTensor {
       fail_rt(copy.error(), "cannot print output %zu", index);
     }
     copy_ = std::move(copy.get());
-    const Error e = a->copy_device_to_host(copy_.data(), t.const_data_ptr(), t.nbytes(),
-                                           t.device_index());
+    const Error e =
+        a->copy_device_to_host(copy_.data(), t.const_data_ptr(), t.nbytes(), t.device_index());
     if (e != Error::Ok) {
-      fail_rt(e, "cannot copy output %zu from %s", index,
-              rt::device_type_name(t.device_type()));
+      fail_rt(e, "cannot copy output %zu from %s", index, rt::device_type_name(t.device_type()));
     }
     sizes_.assign(t.sizes().begin(), t.sizes().end());
     order_.assign(t.dim_order().begin(), t.dim_order().end());
-    impl_ = std::make_unique<rt::etensor::TensorImpl>(
-        t.scalar_type(), t.dim(), sizes_.data(), copy_.data(), order_.data());
+    impl_ = std::make_unique<rt::etensor::TensorImpl>(t.scalar_type(), t.dim(), sizes_.data(),
+                                                      copy_.data(), order_.data());
     tensor_ = Tensor(impl_.get());
   }
   const Tensor& get() const { return tensor_; }

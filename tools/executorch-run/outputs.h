@@ -25,7 +25,6 @@ struct PrintOptions {
 
 // Output i as one text line (ending in a newline) or one JSON object.
 std::string format_output(const ::executorch::runtime::EValue& v, size_t index,
-                          const PrintOptions& p,
-                          ::executorch::extension::MemoryBudget* budget);
+                          const PrintOptions& p, ::executorch::extension::MemoryBudget* budget);
 
 } // namespace et_run

@@ -14,7 +14,8 @@ namespace et_run {
 void load_plugins(const char* prog, bool verbose) {
   const size_t loaded = rt::load_backend_plugins();
   if (verbose) {
-    std::fprintf(stderr, "%s: note: %zu backend plugin(s) loaded from EXECUTORCH_BACKEND_PATH and %s\n",
+    std::fprintf(stderr,
+                 "%s: note: %zu backend plugin(s) loaded from EXECUTORCH_BACKEND_PATH and %s\n",
                  prog, loaded, rt::backend_plugin_dir());
   }
   if (rt::get_backend_class("CudaBackend") != nullptr) {

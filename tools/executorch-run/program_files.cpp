@@ -36,8 +36,7 @@ std::string resolve_model(const std::string& model) {
 std::unique_ptr<rt::DataLoader> open_file(const std::string& path, const char* what) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    fail(Error::AccessFailed, "cannot open %s '%s': %s", what, path.c_str(),
-         std::strerror(errno));
+    fail(Error::AccessFailed, "cannot open %s '%s': %s", what, path.c_str(), std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) {
     fail(Error::AccessFailed, "cannot open %s '%s': is a directory", what, path.c_str());

@@ -13,16 +13,66 @@ using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 
 ValueDesc ValueDesc::Null() { return ValueDesc{}; }
-ValueDesc ValueDesc::Int(int64_t v) { ValueDesc d; d.type = 2; d.i = v; return d; }
-ValueDesc ValueDesc::Bool(bool v) { ValueDesc d; d.type = 3; d.b = v; return d; }
-ValueDesc ValueDesc::Double(double v) { ValueDesc d; d.type = 4; d.d = v; return d; }
-ValueDesc ValueDesc::String(std::string v) { ValueDesc d; d.type = 6; d.s = std::move(v); return d; }
-ValueDesc ValueDesc::IntList(std::vector<int64_t> v) { ValueDesc d; d.type = 7; d.ints = std::move(v); return d; }
-ValueDesc ValueDesc::DoubleList(std::vector<double> v) { ValueDesc d; d.type = 8; d.doubles = std::move(v); return d; }
-ValueDesc ValueDesc::BoolList(std::vector<bool> v) { ValueDesc d; d.type = 9; d.bools = std::move(v); return d; }
-ValueDesc ValueDesc::TensorList(std::vector<int32_t> v) { ValueDesc d; d.type = 10; d.indices = std::move(v); return d; }
-ValueDesc ValueDesc::OptionalTensorList(std::vector<int32_t> v) { ValueDesc d; d.type = 11; d.indices = std::move(v); return d; }
-ValueDesc ValueDesc::Tensor(TensorDesc t) { ValueDesc d; d.type = 5; d.tensor = std::move(t); return d; }
+ValueDesc ValueDesc::Int(int64_t v) {
+  ValueDesc d;
+  d.type = 2;
+  d.i = v;
+  return d;
+}
+ValueDesc ValueDesc::Bool(bool v) {
+  ValueDesc d;
+  d.type = 3;
+  d.b = v;
+  return d;
+}
+ValueDesc ValueDesc::Double(double v) {
+  ValueDesc d;
+  d.type = 4;
+  d.d = v;
+  return d;
+}
+ValueDesc ValueDesc::String(std::string v) {
+  ValueDesc d;
+  d.type = 6;
+  d.s = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::IntList(std::vector<int64_t> v) {
+  ValueDesc d;
+  d.type = 7;
+  d.ints = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::DoubleList(std::vector<double> v) {
+  ValueDesc d;
+  d.type = 8;
+  d.doubles = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::BoolList(std::vector<bool> v) {
+  ValueDesc d;
+  d.type = 9;
+  d.bools = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::TensorList(std::vector<int32_t> v) {
+  ValueDesc d;
+  d.type = 10;
+  d.indices = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::OptionalTensorList(std::vector<int32_t> v) {
+  ValueDesc d;
+  d.type = 11;
+  d.indices = std::move(v);
+  return d;
+}
+ValueDesc ValueDesc::Tensor(TensorDesc t) {
+  ValueDesc d;
+  d.type = 5;
+  d.tensor = std::move(t);
+  return d;
+}
 
 InstructionDesc InstructionDesc::Kernel(int32_t op, std::vector<int32_t> args) {
   return InstructionDesc{1, op, 0, std::move(args)};
@@ -30,7 +80,9 @@ InstructionDesc InstructionDesc::Kernel(int32_t op, std::vector<int32_t> args) {
 InstructionDesc InstructionDesc::Delegate(int32_t idx, std::vector<int32_t> args) {
   return InstructionDesc{2, idx, 0, std::move(args)};
 }
-InstructionDesc InstructionDesc::Move(int32_t from, int32_t to) { return InstructionDesc{3, from, to, {}}; }
+InstructionDesc InstructionDesc::Move(int32_t from, int32_t to) {
+  return InstructionDesc{3, from, to, {}};
+}
 InstructionDesc InstructionDesc::JumpFalse(int32_t cond, int32_t dest) {
   return InstructionDesc{4, cond, dest, {}};
 }
@@ -69,34 +121,54 @@ Offset<fb::Tensor> write_tensor(FlatBufferBuilder& b, const TensorDesc& t) {
   if (t.has_extra_info) {
     auto fqn = t.fqn.empty() ? 0 : b.CreateString(t.fqn);
     extra = fb::CreateExtraTensorInfo(
-        b, 0, fqn,
-        t.external ? fb::TensorDataLocation::EXTERNAL : fb::TensorDataLocation::SEGMENT,
+        b, 0, fqn, t.external ? fb::TensorDataLocation::EXTERNAL : fb::TensorDataLocation::SEGMENT,
         fb::DeviceType(t.device_type), t.device_index);
   }
   return fb::CreateTensor(b, fb::ScalarType(t.scalar_type), 0, sizes, order, false,
-                          t.data_buffer_idx, alloc, 0,
-                          fb::TensorShapeDynamism(t.shape_dynamism), extra);
+                          t.data_buffer_idx, alloc, 0, fb::TensorShapeDynamism(t.shape_dynamism),
+                          extra);
 }
 
 Offset<fb::EValue> write_value(FlatBufferBuilder& b, const ValueDesc& v) {
   Offset<void> val = 0;
   switch (v.type) {
-    case 1: val = fb::CreateNull(b).Union(); break;
-    case 2: val = fb::CreateInt(b, v.i).Union(); break;
-    case 3: val = fb::CreateBool(b, v.b).Union(); break;
-    case 4: val = fb::CreateDouble(b, v.d).Union(); break;
-    case 5: val = write_tensor(b, v.tensor).Union(); break;
-    case 6: val = fb::CreateString(b, b.CreateString(v.s)).Union(); break;
-    case 7: val = fb::CreateIntList(b, b.CreateVector(v.ints)).Union(); break;
-    case 8: val = fb::CreateDoubleList(b, b.CreateVector(v.doubles)).Union(); break;
+    case 1:
+      val = fb::CreateNull(b).Union();
+      break;
+    case 2:
+      val = fb::CreateInt(b, v.i).Union();
+      break;
+    case 3:
+      val = fb::CreateBool(b, v.b).Union();
+      break;
+    case 4:
+      val = fb::CreateDouble(b, v.d).Union();
+      break;
+    case 5:
+      val = write_tensor(b, v.tensor).Union();
+      break;
+    case 6:
+      val = fb::CreateString(b, b.CreateString(v.s)).Union();
+      break;
+    case 7:
+      val = fb::CreateIntList(b, b.CreateVector(v.ints)).Union();
+      break;
+    case 8:
+      val = fb::CreateDoubleList(b, b.CreateVector(v.doubles)).Union();
+      break;
     case 9: {
       std::vector<uint8_t> bytes(v.bools.begin(), v.bools.end());
       val = fb::CreateBoolList(b, b.CreateVector(bytes)).Union();
       break;
     }
-    case 10: val = fb::CreateTensorList(b, b.CreateVector(v.indices)).Union(); break;
-    case 11: val = fb::CreateOptionalTensorList(b, b.CreateVector(v.indices)).Union(); break;
-    default: break;
+    case 10:
+      val = fb::CreateTensorList(b, b.CreateVector(v.indices)).Union();
+      break;
+    case 11:
+      val = fb::CreateOptionalTensorList(b, b.CreateVector(v.indices)).Union();
+      break;
+    default:
+      break;
   }
   return fb::CreateEValue(b, fb::KernelTypes(v.type), val);
 }
@@ -104,12 +176,23 @@ Offset<fb::EValue> write_value(FlatBufferBuilder& b, const ValueDesc& v) {
 Offset<fb::Instruction> write_instruction(FlatBufferBuilder& b, const InstructionDesc& in) {
   Offset<void> args = 0;
   switch (in.type) {
-    case 1: args = fb::CreateKernelCall(b, in.a, b.CreateVector(in.args)).Union(); break;
-    case 2: args = fb::CreateDelegateCall(b, in.a, b.CreateVector(in.args)).Union(); break;
-    case 3: args = fb::CreateMoveCall(b, in.a, in.b).Union(); break;
-    case 4: args = fb::CreateJumpFalseCall(b, in.a, in.b).Union(); break;
-    case 5: args = fb::CreateFreeCall(b, in.a).Union(); break;
-    default: break;
+    case 1:
+      args = fb::CreateKernelCall(b, in.a, b.CreateVector(in.args)).Union();
+      break;
+    case 2:
+      args = fb::CreateDelegateCall(b, in.a, b.CreateVector(in.args)).Union();
+      break;
+    case 3:
+      args = fb::CreateMoveCall(b, in.a, in.b).Union();
+      break;
+    case 4:
+      args = fb::CreateJumpFalseCall(b, in.a, in.b).Union();
+      break;
+    case 5:
+      args = fb::CreateFreeCall(b, in.a).Union();
+      break;
+    default:
+      break;
   }
   return fb::CreateInstruction(b, fb::InstructionArguments(in.type), args);
 }
@@ -135,24 +218,22 @@ Offset<fb::ExecutionPlan> write_method(FlatBufferBuilder& b, const MethodDesc& m
       specs.push_back(fb::CreateCompileSpec(b, b.CreateString(s.first), b.CreateVector(s.second)));
     }
     auto ref = fb::CreateBackendDelegateDataReference(b, fb::DataLocation(d.location), d.index);
-    delegates.push_back(fb::CreateBackendDelegate(b, b.CreateString(d.id), ref,
-                                                  b.CreateVector(specs)));
+    delegates.push_back(
+        fb::CreateBackendDelegate(b, b.CreateString(d.id), ref, b.CreateVector(specs)));
   }
   Offset<flatbuffers::Vector<Offset<fb::NonConstBufferDevice>>> devices = 0;
   if (!m.non_const_buffer_device.empty()) {
     std::vector<Offset<fb::NonConstBufferDevice>> ds;
     for (const auto& d : m.non_const_buffer_device) {
-      ds.push_back(fb::CreateNonConstBufferDevice(b, d.buffer_idx,
-                                                  fb::DeviceType(d.device_type),
+      ds.push_back(fb::CreateNonConstBufferDevice(b, d.buffer_idx, fb::DeviceType(d.device_type),
                                                   d.device_index));
     }
     devices = b.CreateVector(ds);
   }
-  return fb::CreateExecutionPlan(b, b.CreateString(m.name), 0, b.CreateVector(values),
-                                 b.CreateVector(m.inputs), b.CreateVector(m.outputs),
-                                 b.CreateVector(chains), b.CreateVector(ops),
-                                 b.CreateVector(delegates),
-                                 b.CreateVector(m.non_const_buffer_sizes), devices);
+  return fb::CreateExecutionPlan(
+      b, b.CreateString(m.name), 0, b.CreateVector(values), b.CreateVector(m.inputs),
+      b.CreateVector(m.outputs), b.CreateVector(chains), b.CreateVector(ops),
+      b.CreateVector(delegates), b.CreateVector(m.non_const_buffer_sizes), devices);
 }
 
 void put_le(std::vector<uint8_t>& out, size_t at, uint64_t v, size_t n) {

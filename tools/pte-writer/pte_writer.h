@@ -12,7 +12,15 @@
 namespace ptewriter {
 
 // ScalarType codes (as in the schema).
-enum class Dtype : int8_t { Byte = 0, Char = 1, Int = 3, Long = 4, Float = 6, Double = 7, Bool = 11 };
+enum class Dtype : int8_t {
+  Byte = 0,
+  Char = 1,
+  Int = 3,
+  Long = 4,
+  Float = 6,
+  Double = 7,
+  Bool = 11
+};
 
 struct TensorDesc {
   int8_t scalar_type = int8_t(Dtype::Float);
@@ -41,10 +49,10 @@ struct ValueDesc {
   bool b = false;
   double d = 0;
   std::string s;
-  std::vector<int64_t> ints;      // IntList items (value indices)
+  std::vector<int64_t> ints; // IntList items (value indices)
   std::vector<double> doubles;
   std::vector<bool> bools;
-  std::vector<int32_t> indices;   // TensorList / OptionalTensorList items
+  std::vector<int32_t> indices; // TensorList / OptionalTensorList items
   TensorDesc tensor;
 
   static ValueDesc Null();

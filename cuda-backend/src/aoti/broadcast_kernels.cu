@@ -26,15 +26,14 @@ __global__ void broadcast_copy_2d(T* dst, int64_t ds0, int64_t ds1, const T* src
 }
 
 template <typename T>
-cudaError_t launch(void* dst, int64_t ds0, int64_t ds1, const void* src, int64_t ss0,
-                   int64_t ss1, int64_t rows, int64_t cols, cudaStream_t stream) {
+cudaError_t launch(void* dst, int64_t ds0, int64_t ds1, const void* src, int64_t ss0, int64_t ss1,
+                   int64_t rows, int64_t cols, cudaStream_t stream) {
   constexpr int kThreads = 256;
   const int64_t total = rows * cols;
   const int64_t blocks = (total + kThreads - 1) / kThreads;
   const unsigned grid = static_cast<unsigned>(blocks < 65535 ? blocks : 65535);
-  broadcast_copy_2d<T><<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst), ds0, ds1,
-                                                      static_cast<const T*>(src), ss0, ss1,
-                                                      rows, cols);
+  broadcast_copy_2d<T><<<grid, kThreads, 0, stream>>>(
+      static_cast<T*>(dst), ds0, ds1, static_cast<const T*>(src), ss0, ss1, rows, cols);
   return cudaGetLastError();
 }
 
@@ -54,13 +53,12 @@ __global__ void strided_copy_nd(T* dst, const T* src, StridedCopyShape p) {
 }
 
 template <typename T>
-cudaError_t launch_nd(void* dst, const void* src, const StridedCopyShape& p,
-                      cudaStream_t stream) {
+cudaError_t launch_nd(void* dst, const void* src, const StridedCopyShape& p, cudaStream_t stream) {
   constexpr int kThreads = 256;
   const int64_t blocks = (p.numel + kThreads - 1) / kThreads;
   const unsigned grid = static_cast<unsigned>(blocks < 65535 ? blocks : 65535);
-  strided_copy_nd<T><<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst),
-                                                    static_cast<const T*>(src), p);
+  strided_copy_nd<T>
+      <<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst), static_cast<const T*>(src), p);
   return cudaGetLastError();
 }
 
@@ -72,11 +70,16 @@ cudaError_t launch_strided_copy_nd(void* dst, const void* src, const StridedCopy
   if (p.numel <= 0) return cudaSuccess;
   if (p.ndim < 1 || p.ndim > StridedCopyShape::kMaxDims) return cudaErrorInvalidValue;
   switch (elem) {
-    case 1: return launch_nd<uint8_t>(dst, src, p, stream);
-    case 2: return launch_nd<uint16_t>(dst, src, p, stream);
-    case 4: return launch_nd<uint32_t>(dst, src, p, stream);
-    case 8: return launch_nd<uint64_t>(dst, src, p, stream);
-    default: return cudaErrorInvalidValue;
+    case 1:
+      return launch_nd<uint8_t>(dst, src, p, stream);
+    case 2:
+      return launch_nd<uint16_t>(dst, src, p, stream);
+    case 4:
+      return launch_nd<uint32_t>(dst, src, p, stream);
+    case 8:
+      return launch_nd<uint64_t>(dst, src, p, stream);
+    default:
+      return cudaErrorInvalidValue;
   }
 }
 
@@ -85,11 +88,16 @@ cudaError_t launch_broadcast_copy_2d(void* dst, int64_t ds0, int64_t ds1, const 
                                      size_t elem, cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   switch (elem) {
-    case 1: return launch<uint8_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
-    case 2: return launch<uint16_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
-    case 4: return launch<uint32_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
-    case 8: return launch<uint64_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
-    default: return cudaErrorInvalidValue;
+    case 1:
+      return launch<uint8_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
+    case 2:
+      return launch<uint16_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
+    case 4:
+      return launch<uint32_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
+    case 8:
+      return launch<uint64_t>(dst, ds0, ds1, src, ss0, ss1, rows, cols, stream);
+    default:
+      return cudaErrorInvalidValue;
   }
 }
 

@@ -29,7 +29,7 @@ struct StridedCopyShape {
   int ndim = 0;
   int64_t numel = 0;
   int64_t sizes[kMaxDims] = {};
-  int64_t dst_strides[kMaxDims] = {};  // in elements
+  int64_t dst_strides[kMaxDims] = {}; // in elements
   int64_t src_strides[kMaxDims] = {};
 };
 

@@ -26,11 +26,16 @@ long long ll(int64_t v) { return static_cast<long long>(v); }
 
 const char* dtype_name(int32_t dtype) {
   switch (dtype) {
-    case kDtF32: return "float32";
-    case kDtF16: return "float16";
-    case kDtBF16: return "bfloat16";
-    case kDtF64: return "float64";
-    default: return "unsupported";
+    case kDtF32:
+      return "float32";
+    case kDtF16:
+      return "float16";
+    case kDtBF16:
+      return "bfloat16";
+    case kDtF64:
+      return "float64";
+    default:
+      return "unsupported";
   }
 }
 
@@ -67,8 +72,7 @@ bool expand_list(const char* fn, const char* what, const int64_t* v, int64_t n, 
     return true;
   }
   if (n != 1 && n != nsp) {
-    log_errf(fn, "%s has %lld values; expected 1 or %d (one per spatial dim)", what, ll(n),
-             nsp);
+    log_errf(fn, "%s has %lld values; expected 1 or %d (one per spatial dim)", what, ll(n), nsp);
     return false;
   }
   if (v == nullptr) {
@@ -138,8 +142,8 @@ bool read_params(const char* fn, const ConvArgs& a, ConvProblem* p) {
   if (!expand_list(fn, "stride", a.stride, a.stride_len, nsp, false, 1, p->stride) ||
       !expand_list(fn, "padding", a.padding, a.padding_len, nsp, false, 0, p->padding) ||
       !expand_list(fn, "dilation", a.dilation, a.dilation_len, nsp, false, 1, p->dilation) ||
-      (a.transposed && !expand_list(fn, "output_padding", a.output_padding,
-                                    a.output_padding_len, nsp, true, 0, p->output_padding))) {
+      (a.transposed && !expand_list(fn, "output_padding", a.output_padding, a.output_padding_len,
+                                    nsp, true, 0, p->output_padding))) {
     return false;
   }
   for (int i = 0; i < nsp; ++i) {
@@ -168,8 +172,7 @@ bool check_channels(const char* fn, const TensorObj* input, const TensorObj* wei
   const Dims& ws = weight->sizes;
   for (size_t i = 0; i < is.size(); ++i) {
     if (is[i] < 0 || (i > 0 && is[i] == 0)) {
-      log_errf(fn, "input dim %zu has size %lld (only the batch dim may be empty)", i,
-               ll(is[i]));
+      log_errf(fn, "input dim %zu has size %lld (only the batch dim may be empty)", i, ll(is[i]));
       return false;
     }
     if (ws[i] <= 0) {
@@ -187,8 +190,7 @@ bool check_channels(const char* fn, const TensorObj* input, const TensorObj* wei
       return false;
     }
     if (c_in % groups != 0 || ws[1] * groups != c_in) {
-      log_errf(fn,
-               "channel mismatch: input has %lld channels, weight expects %lld x %lld groups",
+      log_errf(fn, "channel mismatch: input has %lld channels, weight expects %lld x %lld groups",
                ll(c_in), ll(ws[1]), ll(groups));
       return false;
     }
@@ -209,16 +211,15 @@ bool check_channels(const char* fn, const TensorObj* input, const TensorObj* wei
     p->c_out = ws[1] * groups;
   }
   if (bias != nullptr && (bias->sizes.size() != 1 || bias->sizes[0] != p->c_out)) {
-    log_errf(fn, "bias must be 1-D with %lld values (got %zu-D, first dim %lld)",
-             ll(p->c_out), bias->sizes.size(), bias->sizes.empty() ? 0LL : ll(bias->sizes[0]));
+    log_errf(fn, "bias must be 1-D with %lld values (got %zu-D, first dim %lld)", ll(p->c_out),
+             bias->sizes.size(), bias->sizes.empty() ? 0LL : ll(bias->sizes[0]));
     return false;
   }
   return true;
 }
 
 // Output sizes in the input's rank.
-bool output_sizes(const char* fn, const TensorObj* input, const TensorObj* weight,
-                  ConvProblem* p) {
+bool output_sizes(const char* fn, const TensorObj* input, const TensorObj* weight, ConvProblem* p) {
   p->out_sizes[0] = input->sizes[0];
   p->out_sizes[1] = p->c_out;
   for (int i = 0; i < p->nsp; ++i) {
@@ -246,8 +247,7 @@ bool output_sizes(const char* fn, const TensorObj* input, const TensorObj* weigh
 
 // The cuDNN views and int parameters; false when something does not fit
 // cuDNN's 32-bit descriptors.
-bool cudnn_views(const char* fn, const TensorObj* input, const TensorObj* weight,
-                 ConvProblem* p) {
+bool cudnn_views(const char* fn, const TensorObj* input, const TensorObj* weight, ConvProblem* p) {
   const bool one_d = p->nd == 3;
   p->x = view_of(input, one_d);
   p->w = view_of(weight, one_d);

@@ -15,7 +15,7 @@ namespace cuda {
 namespace aoti {
 namespace conv {
 
-constexpr int kMaxDims = 5;  // cuDNN view: N, C and up to 3 spatial dims
+constexpr int kMaxDims = 5; // cuDNN view: N, C and up to 3 spatial dims
 
 enum class Layout { kContiguous, kChannelsLast };
 
@@ -56,19 +56,19 @@ struct ConvArgs {
 
 // A checked convolution.
 struct ConvProblem {
-  int nd = 0;   // rank of the input (3, 4 or 5)
-  int nsp = 0;  // spatial dims
+  int nd = 0;  // rank of the input (3, 4 or 5)
+  int nsp = 0; // spatial dims
   bool transposed = false;
   int64_t groups = 1;
   int64_t stride[3] = {}, padding[3] = {}, dilation[3] = {}, output_padding[3] = {};
   int64_t c_out = 0;
-  int64_t out_sizes[kMaxDims] = {};    // original rank
-  int64_t out_strides[kMaxDims] = {};  // original rank, in `layout`
+  int64_t out_sizes[kMaxDims] = {};   // original rank
+  int64_t out_strides[kMaxDims] = {}; // original rank, in `layout`
   Layout layout = Layout::kContiguous;
   // What cuDNN is given: x (input), w (weight), y (output) and the int
   // parameters per cuDNN spatial dim.
   View x, w, y;
-  int cnd = 0;  // cuDNN rank: 4 or 5
+  int cnd = 0; // cuDNN rank: 4 or 5
   int cpad[3] = {}, cstride[3] = {}, cdilation[3] = {};
 };
 

@@ -34,11 +34,11 @@ Loaded load() {
                   kLibName, e != nullptr ? e : "unknown dlopen error");
     return l;
   }
-#define AOTI_CUBLAS_RESOLVE(name, type)                                                 \
-  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));           \
-  if (l.api.name == nullptr) {                                                      \
-    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s", kLibName, #name);   \
-    return l;                                                                       \
+#define AOTI_CUBLAS_RESOLVE(name, type)                                            \
+  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));          \
+  if (l.api.name == nullptr) {                                                     \
+    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s", kLibName, #name); \
+    return l;                                                                      \
   }
   AOTI_CUBLAS_FUNCTIONS(AOTI_CUBLAS_RESOLVE)
 #undef AOTI_CUBLAS_RESOLVE
@@ -49,7 +49,7 @@ Loaded load() {
 } // namespace
 
 const CublasApi* cublas_api(const char** why) {
-  static const Loaded l = load();  // thread-safe, once
+  static const Loaded l = load(); // thread-safe, once
   if (!l.ok) {
     if (why != nullptr) *why = l.why;
     return nullptr;

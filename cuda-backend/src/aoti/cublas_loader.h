@@ -14,25 +14,22 @@ namespace aoti {
 
 // The C entry points (cublas_api.h also declares C++ overloads of the gemm
 // functions, so their types are spelled out here).
-using CublasGemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t,
-                                          cublasOperation_t, int, int, int, const void*,
-                                          const void*, cudaDataType, int, const void*,
-                                          cudaDataType, int, const void*, void*,
-                                          cudaDataType, int, cublasComputeType_t,
-                                          cublasGemmAlgo_t);
+using CublasGemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
+                                          int, int, const void*, const void*, cudaDataType, int,
+                                          const void*, cudaDataType, int, const void*, void*,
+                                          cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
 using CublasGemmStridedBatchedExFn = cublasStatus_t (*)(
-    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
-    const void*, cudaDataType, int, long long, const void*, cudaDataType, int, long long,
-    const void*, void*, cudaDataType, int, long long, int, cublasComputeType_t,
-    cublasGemmAlgo_t);
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*,
+    cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,
+    cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 
 // X(name, type) for every cuBLAS entry point the shim uses (the _v2 names
 // are what cublas_v2.h's cublasCreate & co. stand for).
-#define AOTI_CUBLAS_FUNCTIONS(X)                          \
-  X(cublasCreate_v2, decltype(&::cublasCreate_v2))        \
-  X(cublasDestroy_v2, decltype(&::cublasDestroy_v2))      \
-  X(cublasSetStream_v2, decltype(&::cublasSetStream_v2))  \
-  X(cublasGemmEx, CublasGemmExFn)                         \
+#define AOTI_CUBLAS_FUNCTIONS(X)                         \
+  X(cublasCreate_v2, decltype(&::cublasCreate_v2))       \
+  X(cublasDestroy_v2, decltype(&::cublasDestroy_v2))     \
+  X(cublasSetStream_v2, decltype(&::cublasSetStream_v2)) \
+  X(cublasGemmEx, CublasGemmExFn)                        \
   X(cublasGemmStridedBatchedEx, CublasGemmStridedBatchedExFn)
 
 struct CublasApi {

@@ -29,23 +29,23 @@ Loaded load() {
   if (lib == nullptr) {
     const char* e = dlerror();
     std::snprintf(l.why, sizeof l.why,
-                  "cuDNN 9 is required for convolution but %s could not be loaded (%s)",
-                  kLibName, e != nullptr ? e : "unknown dlopen error");
+                  "cuDNN 9 is required for convolution but %s could not be loaded (%s)", kLibName,
+                  e != nullptr ? e : "unknown dlopen error");
     return l;
   }
-#define AOTI_CUDNN_RESOLVE(name)                                                        \
-  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));               \
-  if (l.api.name == nullptr) {                                                          \
-    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s (cuDNN 9 expected)",     \
-                  kLibName, #name);                                                     \
-    return l;                                                                           \
+#define AOTI_CUDNN_RESOLVE(name)                                                              \
+  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));                     \
+  if (l.api.name == nullptr) {                                                                \
+    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s (cuDNN 9 expected)", kLibName, \
+                  #name);                                                                     \
+    return l;                                                                                 \
   }
   AOTI_CUDNN_FUNCTIONS(AOTI_CUDNN_RESOLVE)
 #undef AOTI_CUDNN_RESOLVE
   l.api.version = l.api.cudnnGetVersion();
   if (l.api.version / 10000 != 9) {
-    std::snprintf(l.why, sizeof l.why, "%s reports cuDNN version %zu, expected 9.x",
-                  kLibName, l.api.version);
+    std::snprintf(l.why, sizeof l.why, "%s reports cuDNN version %zu, expected 9.x", kLibName,
+                  l.api.version);
     return l;
   }
   l.ok = true;
@@ -53,7 +53,7 @@ Loaded load() {
 }
 
 const Loaded& loaded() {
-  static const Loaded l = load();  // thread-safe, once
+  static const Loaded l = load(); // thread-safe, once
   return l;
 }
 
@@ -67,7 +67,7 @@ struct ThreadHandles {
   };
   std::vector<Entry> entries;
   ~ThreadHandles() {
-    if (entries.empty()) return;  // cuDNN never used on this thread
+    if (entries.empty()) return; // cuDNN never used on this thread
     const Loaded& l = loaded();
     if (!l.ok) return;
     for (const Entry& e : entries) l.api.cudnnDestroy(e.h);

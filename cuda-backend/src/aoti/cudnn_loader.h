@@ -15,37 +15,37 @@ namespace cuda {
 namespace aoti {
 
 // X(name) for every cuDNN entry point the shim uses.
-#define AOTI_CUDNN_FUNCTIONS(X)                      \
-  X(cudnnGetVersion)                                 \
-  X(cudnnGetErrorString)                             \
-  X(cudnnCreate)                                     \
-  X(cudnnDestroy)                                    \
-  X(cudnnSetStream)                                  \
-  X(cudnnCreateTensorDescriptor)                     \
-  X(cudnnDestroyTensorDescriptor)                    \
-  X(cudnnSetTensorNdDescriptor)                      \
-  X(cudnnCreateFilterDescriptor)                     \
-  X(cudnnDestroyFilterDescriptor)                    \
-  X(cudnnSetFilterNdDescriptor)                      \
-  X(cudnnCreateConvolutionDescriptor)                \
-  X(cudnnDestroyConvolutionDescriptor)               \
-  X(cudnnSetConvolutionNdDescriptor)                 \
-  X(cudnnSetConvolutionGroupCount)                   \
-  X(cudnnSetConvolutionMathType)                     \
-  X(cudnnGetConvolutionForwardAlgorithmMaxCount)     \
-  X(cudnnGetConvolutionForwardAlgorithm_v7)          \
-  X(cudnnConvolutionForward)                         \
+#define AOTI_CUDNN_FUNCTIONS(X)                       \
+  X(cudnnGetVersion)                                  \
+  X(cudnnGetErrorString)                              \
+  X(cudnnCreate)                                      \
+  X(cudnnDestroy)                                     \
+  X(cudnnSetStream)                                   \
+  X(cudnnCreateTensorDescriptor)                      \
+  X(cudnnDestroyTensorDescriptor)                     \
+  X(cudnnSetTensorNdDescriptor)                       \
+  X(cudnnCreateFilterDescriptor)                      \
+  X(cudnnDestroyFilterDescriptor)                     \
+  X(cudnnSetFilterNdDescriptor)                       \
+  X(cudnnCreateConvolutionDescriptor)                 \
+  X(cudnnDestroyConvolutionDescriptor)                \
+  X(cudnnSetConvolutionNdDescriptor)                  \
+  X(cudnnSetConvolutionGroupCount)                    \
+  X(cudnnSetConvolutionMathType)                      \
+  X(cudnnGetConvolutionForwardAlgorithmMaxCount)      \
+  X(cudnnGetConvolutionForwardAlgorithm_v7)           \
+  X(cudnnConvolutionForward)                          \
   X(cudnnGetConvolutionBackwardDataAlgorithmMaxCount) \
-  X(cudnnGetConvolutionBackwardDataAlgorithm_v7)     \
-  X(cudnnConvolutionBackwardData)                    \
-  X(cudnnAddTensor)                                  \
+  X(cudnnGetConvolutionBackwardDataAlgorithm_v7)      \
+  X(cudnnConvolutionBackwardData)                     \
+  X(cudnnAddTensor)                                   \
   X(cudnnTransformTensor)
 
 struct CudnnApi {
 #define AOTI_CUDNN_MEMBER(name) decltype(&::name) name = nullptr;
   AOTI_CUDNN_FUNCTIONS(AOTI_CUDNN_MEMBER)
 #undef AOTI_CUDNN_MEMBER
-  size_t version = 0;  // cudnnGetVersion() of the loaded library
+  size_t version = 0; // cudnnGetVersion() of the loaded library
 };
 
 // The loaded API (the library is opened once, thread-safely, and never

@@ -19,8 +19,7 @@ void set_current_stream(int32_t device_index, cudaStream_t stream);
 // RAII: make `stream` current on the device for this thread.
 class ScopedCurrentStream {
  public:
-  ScopedCurrentStream(int32_t dev, cudaStream_t s)
-      : dev_(dev), prev_(current_stream(dev)) {
+  ScopedCurrentStream(int32_t dev, cudaStream_t s) : dev_(dev), prev_(current_stream(dev)) {
     set_current_stream(dev, s);
   }
   ~ScopedCurrentStream() { set_current_stream(dev_, prev_); }

@@ -16,8 +16,8 @@ namespace {
 constexpr int kMaxDevices = 64;
 
 struct PoolSlot {
-  std::atomic<cudaMemPool_t> pool{nullptr};  // read without the lock
-  bool failed = false;  // creation failed once: use the default allocator
+  std::atomic<cudaMemPool_t> pool{nullptr}; // read without the lock
+  bool failed = false;                      // creation failed once: use the default allocator
   int models = 0;
 };
 
@@ -72,7 +72,7 @@ size_t cache_round(size_t n) { return (n + kCacheAlign - 1) / kCacheAlign * kCac
 struct StreamCache {
   cudaStream_t stream = nullptr;
   int32_t device = 0;
-  size_t bytes = 0;  // held in `free`
+  size_t bytes = 0; // held in `free`
   std::unordered_map<size_t, std::vector<void*>> free;
 };
 
@@ -98,7 +98,7 @@ cudaError_t pool_malloc(void** out, size_t nbytes, int32_t device, cudaStream_t 
   return cudaMallocFromPoolAsync(out, nbytes, p, stream);
 }
 
-constexpr size_t kArenaAlign = 256;  // what cudaMalloc guarantees
+constexpr size_t kArenaAlign = 256; // what cudaMalloc guarantees
 
 size_t arena_round(size_t n) { return (n + kArenaAlign - 1) / kArenaAlign * kArenaAlign; }
 
@@ -107,9 +107,7 @@ thread_local ScopedAllocTally* tl_tally = nullptr;
 
 } // namespace
 
-ScopedCaptureArena::ScopedCaptureArena(CaptureArena* arena) : prev_(tl_arena) {
-  tl_arena = arena;
-}
+ScopedCaptureArena::ScopedCaptureArena(CaptureArena* arena) : prev_(tl_arena) { tl_arena = arena; }
 ScopedCaptureArena::~ScopedCaptureArena() { tl_arena = prev_; }
 ScopedAllocTally::ScopedAllocTally() : prev_(tl_tally) { tl_tally = this; }
 ScopedAllocTally::~ScopedAllocTally() { tl_tally = prev_; }

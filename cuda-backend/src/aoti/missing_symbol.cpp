@@ -69,8 +69,7 @@ std::string explain_missing_cuda_symbol(const std::string& symbol, int runtime_v
   std::string s = "the model needs the CUDA " + std::string(runtime ? "runtime" : "driver") +
                   " symbol " + symbol + ", which the installed " +
                   (runtime ? "libcudart" : "driver (libcuda.so.1)") + " " +
-                  (installed > 0 ? cuda_version_text(installed) : "(version unknown)") +
-                  " lacks";
+                  (installed > 0 ? cuda_version_text(installed) : "(version unknown)") + " lacks";
   const int needed = first_cuda_version_with(symbol);
   if (needed > 0) {
     s += "; it needs CUDA " + cuda_version_text(needed) + " or newer";

@@ -48,18 +48,15 @@ Error promote_to_global_scope() {
     }
     void* self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
     if (self == nullptr) {
-      ET_LOG(Error, "CudaBackend: re-opening %s RTLD_GLOBAL failed: %s", info.dli_fname,
-             dlerror());
+      ET_LOG(Error, "CudaBackend: re-opening %s RTLD_GLOBAL failed: %s", info.dli_fname, dlerror());
       result = Error::Internal;
       return;
     }
     // Find the libcudart this library was linked with (any major version).
     Dl_info rt{};
-    if (dladdr(reinterpret_cast<void*>(&cudaGetDeviceCount), &rt) != 0 &&
-        rt.dli_fname != nullptr) {
+    if (dladdr(reinterpret_cast<void*>(&cudaGetDeviceCount), &rt) != 0 && rt.dli_fname != nullptr) {
       if (dlopen(rt.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) == nullptr) {
-        ET_LOG(Error, "CudaBackend: re-opening %s RTLD_GLOBAL failed: %s", rt.dli_fname,
-               dlerror());
+        ET_LOG(Error, "CudaBackend: re-opening %s RTLD_GLOBAL failed: %s", rt.dli_fname, dlerror());
         result = Error::Internal;
       }
     } else {
@@ -82,8 +79,7 @@ bool bind(void* dl, const char* name, F* out, bool required, const char* label) 
 
 bool bind_api(void* dl, ContainerApi& a, const char* label) {
   const bool ok =
-      bind(dl, "AOTInductorModelContainerCreateWithDevice", &a.create_with_device, true,
-           label) &&
+      bind(dl, "AOTInductorModelContainerCreateWithDevice", &a.create_with_device, true, label) &&
       bind(dl, "AOTInductorModelContainerDelete", &a.destroy, true, label) &&
       bind(dl, "AOTInductorModelContainerRun", &a.run, true, label) &&
       bind(dl, "AOTInductorModelContainerGetNumInputs", &a.num_inputs, true, label) &&
@@ -91,16 +87,13 @@ bool bind_api(void* dl, ContainerApi& a, const char* label) {
   bind(dl, "AOTInductorModelContainerGetNumConstants", &a.num_constants, false, label);
   bind(dl, "AOTInductorModelContainerGetConstantName", &a.constant_name, false, label);
   bind(dl, "AOTInductorModelContainerGetConstantDtype", &a.constant_dtype, false, label);
-  bind(dl, "AOTInductorModelContainerGetConstantDataSize", &a.constant_data_size, false,
-       label);
-  bind(dl, "AOTInductorModelContainerGetConstantFromFolded", &a.constant_from_folded, false,
-       label);
+  bind(dl, "AOTInductorModelContainerGetConstantDataSize", &a.constant_data_size, false, label);
+  bind(dl, "AOTInductorModelContainerGetConstantFromFolded", &a.constant_from_folded, false, label);
   bind(dl, "AOTInductorModelContainerGetConstantOriginalFQN", &a.constant_original_fqn, false,
        label);
   bind(dl, "AOTInductorModelContainerUpdateUserManagedConstantBufferPairs",
        &a.update_user_managed_pairs, false, label);
-  bind(dl, "AOTInductorModelUpdateConstantsFromBlob", &a.update_constants_from_blob, false,
-       label);
+  bind(dl, "AOTInductorModelUpdateConstantsFromBlob", &a.update_constants_from_blob, false, label);
   return ok;
 }
 
@@ -165,11 +158,11 @@ Error dlopen_error(const char* label) {
 // directory to race on) and dlopens it RTLD_LOCAL|RTLD_NOW.
 Result<void*> open_from_memory(const void* so, size_t so_size, const char* label) {
   const int fd = memfd_create("executorch_cuda_model", MFD_CLOEXEC);
-  ET_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "CudaBackend[%s]: memfd_create failed: %s",
-                           label, std::strerror(errno));
+  ET_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "CudaBackend[%s]: memfd_create failed: %s", label,
+                           std::strerror(errno));
   std::vector<int> fds{fd};
   auto close_all = [&fds] {
-    for (int f : fds) close(f);  // a mapping keeps the memory alive
+    for (int f : fds) close(f); // a mapping keeps the memory alive
   };
   if (!write_all(fd, static_cast<const char*>(so), so_size)) {
     ET_LOG(Error, "CudaBackend[%s]: writing the model to a memfd failed: %s", label,
@@ -191,15 +184,18 @@ Result<void*> open_from_memory(const void* so, size_t so_size, const char* label
 } // namespace
 
 Result<std::shared_ptr<LoadedModel>> LoadedModel::load(const void* so, size_t so_size,
-                                                       const void* weights,
-                                                       size_t weights_size, const char* device,
-                                                       const char* label,
+                                                       const void* weights, size_t weights_size,
+                                                       const char* device, const char* label,
                                                        bool share_constants) {
   ET_CHECK_OR_RETURN_ERROR(so != nullptr && so_size >= 64, InvalidProgram,
                            "CudaBackend[%s]: model .so blob is missing or too small (%zu bytes)",
                            label, so_size);
-  ET_CHECK_OR_RETURN_ERROR(std::memcmp(so, "\x7f" "ELF", 4) == 0, InvalidProgram,
-                           "CudaBackend[%s]: model .so blob is not an ELF file", label);
+  ET_CHECK_OR_RETURN_ERROR(std::memcmp(so,
+                                       "\x7f"
+                                       "ELF",
+                                       4) == 0,
+                           InvalidProgram, "CudaBackend[%s]: model .so blob is not an ELF file",
+                           label);
   Error err = promote_to_global_scope();
   if (err != Error::Ok) return err;
   Result<void*> dl = open_from_memory(so, so_size, label);
@@ -234,18 +230,15 @@ Error LoadedModel::create_container(const char* device) {
   ET_CHECK_OR_RETURN_ERROR(ce == cudaSuccess, DelegateInvalidCompatibility,
                            "CudaBackend[%s]: cudaSetDevice(%d): %s", label, device_index_,
                            cudaGetErrorString(ce));
-  if (api_.create_with_device(&container_, 1, device, nullptr) != 0 ||
-      container_ == nullptr) {
+  if (api_.create_with_device(&container_, 1, device, nullptr) != 0 || container_ == nullptr) {
     container_ = nullptr;
-    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerCreateWithDevice(%s) failed",
-           label, device);
+    ET_LOG(Error, "CudaBackend[%s]: AOTInductorModelContainerCreateWithDevice(%s) failed", label,
+           device);
     return Error::InvalidProgram;
   }
-  ET_CHECK_OR_RETURN_ERROR(api_.num_inputs(container_, &n_in_) == 0 &&
-                               api_.num_outputs(container_, &n_out_) == 0,
-                           InvalidProgram,
-                           "CudaBackend[%s]: could not read the model's input/output counts",
-                           label);
+  ET_CHECK_OR_RETURN_ERROR(
+      api_.num_inputs(container_, &n_in_) == 0 && api_.num_outputs(container_, &n_out_) == 0,
+      InvalidProgram, "CudaBackend[%s]: could not read the model's input/output counts", label);
   return Error::Ok;
 }
 
@@ -275,8 +268,8 @@ Error LoadedModel::read_table(std::vector<ConstantInfo>* table) const {
     } else {
       info.name = "#" + std::to_string(i);
     }
-    if (a.constant_original_fqn != nullptr &&
-        a.constant_original_fqn(container_, i, &fqn) == 0 && fqn != nullptr) {
+    if (a.constant_original_fqn != nullptr && a.constant_original_fqn(container_, i, &fqn) == 0 &&
+        fqn != nullptr) {
       info.fqn = fqn;
     }
     const bool ok = a.constant_dtype(container_, i, &info.dtype) == 0 &&
@@ -352,8 +345,10 @@ Error LoadedModel::load_shared(const std::vector<ConstantInfo>& table, const voi
       }
       shared.publish(table, by_index, self);
     } else {
-      ET_LOG(Info, "CudaBackend[%s]: %zu constant handles for %zu constants: not offered for "
-             "sharing", label_.c_str(), made.size(), in_blob);
+      ET_LOG(Info,
+             "CudaBackend[%s]: %zu constant handles for %zu constants: not offered for "
+             "sharing",
+             label_.c_str(), made.size(), in_blob);
     }
   }
   return use_shared(table, hits);
@@ -390,8 +385,7 @@ Error LoadedModel::create_stream() {
   const cudaError_t ce = cudaStreamCreate(&stream_);
   if (ce != cudaSuccess) {
     stream_ = nullptr;
-    ET_LOG(Error, "CudaBackend[%s]: cudaStreamCreate: %s", label_.c_str(),
-           cudaGetErrorString(ce));
+    ET_LOG(Error, "CudaBackend[%s]: cudaStreamCreate: %s", label_.c_str(), cudaGetErrorString(ce));
     return Error::DelegateMemoryAllocationFailed;
   }
   // The shim's temporaries on this stream are reused without a round trip

@@ -60,9 +60,11 @@ class LoadedModel {
   // constants another live model shares by FQN are used in place, the blob
   // is not read when they are all shared, and this model's others are
   // offered in turn.
-  static runtime::Result<std::shared_ptr<LoadedModel>> load(
-      const void* so, size_t so_size, const void* weights, size_t weights_size,
-      const char* device, const char* label, bool share_constants);
+  static runtime::Result<std::shared_ptr<LoadedModel>> load(const void* so, size_t so_size,
+                                                            const void* weights,
+                                                            size_t weights_size, const char* device,
+                                                            const char* label,
+                                                            bool share_constants);
   ~LoadedModel();
   LoadedModel(const LoadedModel&) = delete;
   LoadedModel& operator=(const LoadedModel&) = delete;

@@ -38,10 +38,16 @@ __device__ __forceinline__ float masked_score(const SdpaSoftmaxParams& p, const 
   if (mrow != nullptr) {
     const int64_t off = j * p.mask_stride[3];
     switch (p.mask_dtype) {
-      case kF32: x += reinterpret_cast<const float*>(mrow)[off]; break;
-      case kF16: x += __half2float(reinterpret_cast<const __half*>(mrow)[off]); break;
-      case kBF16: x += __bfloat162float(reinterpret_cast<const __nv_bfloat16*>(mrow)[off]); break;
-      default:  // bool: true keeps the score
+      case kF32:
+        x += reinterpret_cast<const float*>(mrow)[off];
+        break;
+      case kF16:
+        x += __half2float(reinterpret_cast<const __half*>(mrow)[off]);
+        break;
+      case kBF16:
+        x += __bfloat162float(reinterpret_cast<const __nv_bfloat16*>(mrow)[off]);
+        break;
+      default: // bool: true keeps the score
         if (reinterpret_cast<const unsigned char*>(mrow)[off] == 0) x = -INFINITY;
         break;
     }
@@ -52,7 +58,7 @@ __device__ __forceinline__ float masked_score(const SdpaSoftmaxParams& p, const 
 // Merges (m2, s2) into (m, s): the running max and the sum of exp(x - max).
 __device__ __forceinline__ void combine(float& m, float& s, float m2, float s2) {
   const float mx = fmaxf(m, m2);
-  if (mx == -INFINITY) return;  // both empty
+  if (mx == -INFINITY) return; // both empty
   s = s * expf(m - mx) + s2 * expf(m2 - mx);
   m = mx;
 }
@@ -91,7 +97,7 @@ __global__ void __launch_bounds__(kMaxThreads) softmax_rows(SdpaSoftmaxParams p)
         s = s * expf(m - x) + 1.f;
         m = x;
       } else {
-        s += expf(x - m);  // NaN scores or masks propagate through s
+        s += expf(x - m); // NaN scores or masks propagate through s
       }
     }
     for (int o = kWarp / 2; o > 0; o /= 2) {
@@ -107,7 +113,7 @@ __global__ void __launch_bounds__(kMaxThreads) softmax_rows(SdpaSoftmaxParams p)
     m = -INFINITY;
     s = 0.f;
     for (int w = 0; w < nwarps; ++w) combine(m, s, sh_m[w], sh_s[w]);
-    __syncthreads();  // sh_* are reused by the next row
+    __syncthreads(); // sh_* are reused by the next row
 
     const bool empty = m == -INFINITY;
     if (p.lse != nullptr && threadIdx.x == 0) {
@@ -126,8 +132,8 @@ __global__ void __launch_bounds__(kMaxThreads) softmax_rows(SdpaSoftmaxParams p)
 using namespace sdpa_device;
 
 cudaError_t launch_sdpa_softmax(const SdpaSoftmaxParams& p, cudaStream_t stream) {
-  if (p.mask != nullptr && p.mask_dtype != kF32 && p.mask_dtype != kF16 &&
-      p.mask_dtype != kBF16 && p.mask_dtype != kBool) {
+  if (p.mask != nullptr && p.mask_dtype != kF32 && p.mask_dtype != kF16 && p.mask_dtype != kBF16 &&
+      p.mask_dtype != kBool) {
     return cudaErrorInvalidValue;
   }
   const int64_t total = p.heads * p.rows;
@@ -135,13 +141,19 @@ cudaError_t launch_sdpa_softmax(const SdpaSoftmaxParams& p, cudaStream_t stream)
   // Enough threads for the row (whole warps), at most kMaxThreads.
   int threads = kWarp;
   while (threads < kMaxThreads && threads < p.lk) threads *= 2;
-  const unsigned blocks =
-      static_cast<unsigned>(total < 0x7fffffff ? total : 0x7fffffff);
+  const unsigned blocks = static_cast<unsigned>(total < 0x7fffffff ? total : 0x7fffffff);
   switch (p.probs_dtype) {
-    case kF32: softmax_rows<float><<<blocks, threads, 0, stream>>>(p); break;
-    case kF16: softmax_rows<__half><<<blocks, threads, 0, stream>>>(p); break;
-    case kBF16: softmax_rows<__nv_bfloat16><<<blocks, threads, 0, stream>>>(p); break;
-    default: return cudaErrorInvalidValue;
+    case kF32:
+      softmax_rows<float><<<blocks, threads, 0, stream>>>(p);
+      break;
+    case kF16:
+      softmax_rows<__half><<<blocks, threads, 0, stream>>>(p);
+      break;
+    case kBF16:
+      softmax_rows<__nv_bfloat16><<<blocks, threads, 0, stream>>>(p);
+      break;
+    default:
+      return cudaErrorInvalidValue;
   }
   return cudaGetLastError();
 }

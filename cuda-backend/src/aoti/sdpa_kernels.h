@@ -17,9 +17,9 @@ namespace aoti {
 // batch `batch`, and its row r is query i0 + r. Every index below is in
 // elements.
 struct SdpaSoftmaxParams {
-  const float* scores = nullptr;  // scale * Q K^T, float32
-  void* probs = nullptr;          // same layout as scores, in probs_dtype
-  int32_t probs_dtype = 6;        // c10 code: 6 float32, 5 float16, 15 bfloat16
+  const float* scores = nullptr; // scale * Q K^T, float32
+  void* probs = nullptr;         // same layout as scores, in probs_dtype
+  int32_t probs_dtype = 6;       // c10 code: 6 float32, 5 float16, 15 bfloat16
   // log-sum-exp of each row (float32), or nullptr: lse[b*s0 + h*s1 + i*s2].
   float* lse = nullptr;
   int64_t lse_stride[3] = {0, 0, 0};
@@ -28,7 +28,7 @@ struct SdpaSoftmaxParams {
   const void* mask = nullptr;
   int32_t mask_dtype = 6;
   int64_t mask_stride[4] = {0, 0, 0, 0};
-  bool causal = false;  // keep j <= i (top-left aligned)
+  bool causal = false; // keep j <= i (top-left aligned)
   int64_t batch = 0;
   int64_t h0 = 0;
   int64_t head_step = 1;

@@ -15,8 +15,8 @@ SharedConstants& SharedConstants::instance() {
   return *table;
 }
 
-Error SharedConstants::lookup(const std::vector<ConstantInfo>& table,
-                              std::vector<SharedHit>* hits, const char* label) {
+Error SharedConstants::lookup(const std::vector<ConstantInfo>& table, std::vector<SharedHit>* hits,
+                              const char* label) {
   std::lock_guard<std::mutex> lk(mu_);
   hits->clear();
   for (size_t i = 0; i < table.size(); ++i) {
@@ -26,7 +26,7 @@ Error SharedConstants::lookup(const std::vector<ConstantInfo>& table,
     if (it == entries_.end()) continue;
     std::shared_ptr<const void> lender = it->second.owner.lock();
     if (lender == nullptr) {
-      entries_.erase(it);  // its model is gone
+      entries_.erase(it); // its model is gone
       continue;
     }
     const Entry& e = it->second;

@@ -34,9 +34,9 @@ struct TensorObj;
 
 // What a delegate may reuse for constant i of its table.
 struct SharedHit {
-  size_t index = 0;                     // in the table
-  TensorObj* handle = nullptr;          // the lender's constant
-  std::shared_ptr<const void> lender;   // keeps it alive
+  size_t index = 0;                   // in the table
+  TensorObj* handle = nullptr;        // the lender's constant
+  std::shared_ptr<const void> lender; // keeps it alive
 };
 
 class SharedConstants {

@@ -60,10 +60,8 @@ AOTI_SHIM_API size_t aoti_torch_dtype_element_size(int32_t dtype);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_data_ptr(AtenTensorHandle h, void** out);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_sizes(AtenTensorHandle h, int64_t** out);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_strides(AtenTensorHandle h, int64_t** out);
-AOTI_SHIM_API AOTITorchError aoti_torch_get_size(AtenTensorHandle h, int64_t dim,
-                                                 int64_t* out);
-AOTI_SHIM_API AOTITorchError aoti_torch_get_stride(AtenTensorHandle h, int64_t dim,
-                                                   int64_t* out);
+AOTI_SHIM_API AOTITorchError aoti_torch_get_size(AtenTensorHandle h, int64_t dim, int64_t* out);
+AOTI_SHIM_API AOTITorchError aoti_torch_get_stride(AtenTensorHandle h, int64_t dim, int64_t* out);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_dim(AtenTensorHandle h, int64_t* out);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_numel(AtenTensorHandle h, int64_t* out);
 // In elements.
@@ -80,19 +78,16 @@ AOTI_SHIM_API AOTITorchError aoti_torch_get_layout(AtenTensorHandle h, int32_t* 
 // calling thread's current stream.
 AOTI_SHIM_API AOTITorchError aoti_torch_empty_strided(int64_t ndim, const int64_t* sizes,
                                                       const int64_t* strides, int32_t dtype,
-                                                      int32_t device_type,
-                                                      int32_t device_index,
+                                                      int32_t device_type, int32_t device_index,
                                                       AtenTensorHandle* out);
 // A view of caller memory; the shim never frees it.
 AOTI_SHIM_API AOTITorchError aoti_torch_create_tensor_from_blob(
-    void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides,
-    int64_t storage_offset, int32_t dtype, int32_t device_type, int32_t device_index,
-    AtenTensorHandle* out);
+    void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides, int64_t storage_offset,
+    int32_t dtype, int32_t device_type, int32_t device_index, AtenTensorHandle* out);
 AOTI_SHIM_API AOTITorchError aoti_torch_create_tensor_from_blob_v2(
-    void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides,
-    int64_t storage_offset, int32_t dtype, int32_t device_type, int32_t device_index,
-    AtenTensorHandle* out, int32_t layout, const uint8_t* opaque_metadata,
-    int64_t opaque_metadata_size);
+    void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides, int64_t storage_offset,
+    int32_t dtype, int32_t device_type, int32_t device_index, AtenTensorHandle* out, int32_t layout,
+    const uint8_t* opaque_metadata, int64_t opaque_metadata_size);
 AOTI_SHIM_API AOTITorchError aoti_torch_delete_tensor_object(AtenTensorHandle h);
 // A new handle sharing src's storage and view.
 AOTI_SHIM_API AOTITorchError aoti_torch_new_tensor_handle(AtenTensorHandle src,
@@ -102,16 +97,13 @@ AOTI_SHIM_API AOTITorchError aoti_torch_assign_tensors_out(AtenTensorHandle src,
 
 // ---- views and copies ----------------------------------------------------------
 // offset_increment (elements) is added to self's storage offset.
-AOTI_SHIM_API AOTITorchError aoti_torch__reinterpret_tensor(AtenTensorHandle self,
-                                                            int64_t ndim,
+AOTI_SHIM_API AOTITorchError aoti_torch__reinterpret_tensor(AtenTensorHandle self, int64_t ndim,
                                                             const int64_t* sizes,
                                                             const int64_t* strides,
                                                             int64_t offset_increment,
                                                             AtenTensorHandle* out);
-AOTI_SHIM_API AOTITorchError aoti_torch_as_strided(AtenTensorHandle self,
-                                                   const int64_t* sizes,
-                                                   const int64_t* strides,
-                                                   AtenTensorHandle* out);
+AOTI_SHIM_API AOTITorchError aoti_torch_as_strided(AtenTensorHandle self, const int64_t* sizes,
+                                                   const int64_t* strides, AtenTensorHandle* out);
 AOTI_SHIM_API AOTITorchError aoti_torch_copy_(AtenTensorHandle self, AtenTensorHandle src,
                                               int32_t non_blocking);
 AOTI_SHIM_API AOTITorchError aoti_torch_clone(AtenTensorHandle self, AtenTensorHandle* out);
@@ -125,42 +117,34 @@ AOTI_SHIM_API void aoti_torch_grad_mode_set_enabled(bool enabled);
 AOTI_SHIM_API void aoti_torch_warn(const char* func, const char* file, uint32_t line,
                                    const char* msg);
 // Does not return when cond is false.
-AOTI_SHIM_API void aoti_torch_check(bool cond, const char* func, const char* file,
-                                    uint32_t line, const char* msg);
+AOTI_SHIM_API void aoti_torch_check(bool cond, const char* func, const char* file, uint32_t line,
+                                    const char* msg);
 
 // ---- device and stream guards -----------------------------------------------------
-AOTI_SHIM_API AOTITorchError aoti_torch_create_cuda_guard(int32_t device_index,
-                                                          void** out_guard);
+AOTI_SHIM_API AOTITorchError aoti_torch_create_cuda_guard(int32_t device_index, void** out_guard);
 AOTI_SHIM_API AOTITorchError aoti_torch_delete_cuda_guard(void* guard);
-AOTI_SHIM_API AOTITorchError aoti_torch_cuda_guard_set_index(void* guard,
-                                                             int32_t device_index);
+AOTI_SHIM_API AOTITorchError aoti_torch_cuda_guard_set_index(void* guard, int32_t device_index);
 // Makes `stream` the calling thread's current stream on the device until the
 // guard is deleted.
-AOTI_SHIM_API AOTITorchError aoti_torch_create_cuda_stream_guard(void* stream,
-                                                                 int32_t device_index,
+AOTI_SHIM_API AOTITorchError aoti_torch_create_cuda_stream_guard(void* stream, int32_t device_index,
                                                                  void** out_guard);
 AOTI_SHIM_API AOTITorchError aoti_torch_delete_cuda_stream_guard(void* guard);
 AOTI_SHIM_API AOTITorchError aoti_torch_get_current_cuda_stream(int32_t device_index,
                                                                 void** out_stream);
 
 // ---- fallback operators (on the current stream) -----------------------------------
-AOTI_SHIM_API AOTITorchError aoti_torch_cuda_mm_out(AtenTensorHandle out,
-                                                    AtenTensorHandle self,
+AOTI_SHIM_API AOTITorchError aoti_torch_cuda_mm_out(AtenTensorHandle out, AtenTensorHandle self,
                                                     AtenTensorHandle mat2);
-AOTI_SHIM_API AOTITorchError aoti_torch_cuda_bmm_out(AtenTensorHandle out,
-                                                     AtenTensorHandle self,
+AOTI_SHIM_API AOTITorchError aoti_torch_cuda_bmm_out(AtenTensorHandle out, AtenTensorHandle self,
                                                      AtenTensorHandle mat2);
-AOTI_SHIM_API AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out,
-                                                       AtenTensorHandle self,
-                                                       AtenTensorHandle mat1,
-                                                       AtenTensorHandle mat2, double beta,
-                                                       double alpha);
+AOTI_SHIM_API AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTensorHandle self,
+                                                       AtenTensorHandle mat1, AtenTensorHandle mat2,
+                                                       double beta, double alpha);
 AOTI_SHIM_API AOTITorchError aoti_torch_cuda_convolution(
-    AtenTensorHandle input, AtenTensorHandle weight, AtenTensorHandle* bias,
-    const int64_t* stride, int64_t stride_len, const int64_t* padding, int64_t padding_len,
-    const int64_t* dilation, int64_t dilation_len, int32_t transposed,
-    const int64_t* output_padding, int64_t output_padding_len, int64_t groups,
-    AtenTensorHandle* ret0);
+    AtenTensorHandle input, AtenTensorHandle weight, AtenTensorHandle* bias, const int64_t* stride,
+    int64_t stride_len, const int64_t* padding, int64_t padding_len, const int64_t* dilation,
+    int64_t dilation_len, int32_t transposed, const int64_t* output_padding,
+    int64_t output_padding_len, int64_t groups, AtenTensorHandle* ret0);
 AOTI_SHIM_API AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(
     AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value, double dropout_p,
     int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
@@ -168,14 +152,14 @@ AOTI_SHIM_API AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention
     int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8);
 AOTI_SHIM_API AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(
     AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
-    AtenTensorHandle* ret2, AtenTensorHandle* ret3);
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p, int32_t is_causal,
+    double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1, AtenTensorHandle* ret2,
+    AtenTensorHandle* ret3);
 AOTI_SHIM_API AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(
     AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
-    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
-    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8);
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p, int32_t is_causal,
+    int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
+    AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4, int64_t* ret5,
+    AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8);
 
 } // extern "C"

@@ -22,15 +22,15 @@ static inline void log_err(const char* fn, const char* msg) {
 
 // First line of every shim function taking a handle: a null handle is an
 // error; with the trace on, a handle that is not live is reported.
-#define AOTI_CHECK_HANDLE(h)                                                   \
-  do {                                                                         \
-    if ((h) == nullptr) {                                                      \
-      log_err(__func__, "null tensor handle");                                 \
-      return kFail;                                                            \
-    }                                                                          \
-    if (::executorch::backends::cuda::aoti::trace_enabled() &&                 \
-        !::executorch::backends::cuda::aoti::trace_is_live(h)) {               \
-      AOTI_TRACE("%s: handle %p is NOT LIVE (freed or foreign)", __func__,     \
-                 static_cast<const void*>(h));                                 \
-    }                                                                          \
+#define AOTI_CHECK_HANDLE(h)                                               \
+  do {                                                                     \
+    if ((h) == nullptr) {                                                  \
+      log_err(__func__, "null tensor handle");                             \
+      return kFail;                                                        \
+    }                                                                      \
+    if (::executorch::backends::cuda::aoti::trace_enabled() &&             \
+        !::executorch::backends::cuda::aoti::trace_is_live(h)) {           \
+      AOTI_TRACE("%s: handle %p is NOT LIVE (freed or foreign)", __func__, \
+                 static_cast<const void*>(h));                             \
+    }                                                                      \
   } while (0)

@@ -22,15 +22,16 @@ using shim::operand;
 
 // out[b] = alpha * A[b] @ B[b] + beta * out[b]; A [m,k], B [k,n], out [m,n]
 // (row-major views, batch strides sa/sb/sc in elements; batch 1 for mm).
-AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
-                    int64_t batch, int64_t m, int64_t n, int64_t k,
-                    const int64_t* as, const int64_t* bs, const int64_t* cs,
-                    int64_t sa, int64_t sb, int64_t sc, double alpha, double beta) {
-  AOTI_TRACE("%s gemm batch=%lld m=%lld n=%lld k=%lld sa=%lld sb=%lld sc=%lld alpha=%g beta=%g "
-             "out=%s a=%s b=%s",
-             fn, (long long)batch, (long long)m, (long long)n, (long long)k, (long long)sa,
-             (long long)sb, (long long)sc, alpha, beta, shim::describe(out).c_str(),
-             shim::describe(a).c_str(), shim::describe(b).c_str());
+AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b, int64_t batch,
+                    int64_t m, int64_t n, int64_t k, const int64_t* as, const int64_t* bs,
+                    const int64_t* cs, int64_t sa, int64_t sb, int64_t sc, double alpha,
+                    double beta) {
+  AOTI_TRACE(
+      "%s gemm batch=%lld m=%lld n=%lld k=%lld sa=%lld sb=%lld sc=%lld alpha=%g beta=%g "
+      "out=%s a=%s b=%s",
+      fn, (long long)batch, (long long)m, (long long)n, (long long)k, (long long)sa, (long long)sb,
+      (long long)sc, alpha, beta, shim::describe(out).c_str(), shim::describe(a).c_str(),
+      shim::describe(b).c_str());
   if (a->dtype != b->dtype || a->dtype != out->dtype) {
     log_err(fn, "mixed dtypes are not supported");
     return kFail;
@@ -43,8 +44,7 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
   if (m == 0 || n == 0) return kOk;
   cublasOperation_t opa, opb, opc;
   int64_t lda, ldb, ldc;
-  if (!operand(m, k, as[0], as[1], &opa, &lda) ||
-      !operand(k, n, bs[0], bs[1], &opb, &ldb) ||
+  if (!operand(m, k, as[0], as[1], &opa, &lda) || !operand(k, n, bs[0], bs[1], &opb, &ldb) ||
       !operand(m, n, cs[0], cs[1], &opc, &ldc) || opc != CUBLAS_OP_N) {
     AOTI_TRACE("%s: operand layout rejected", fn);
     log_err(fn, "unsupported operand strides");
@@ -67,8 +67,7 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
   if (k == 0) {
     // Degenerate product: C = beta * C.
     if (beta == 0.0) {
-      return cudaMemsetAsync(out->data(), 0,
-                             static_cast<size_t>(out->numel()) * out->elem_size(),
+      return cudaMemsetAsync(out->data(), 0, static_cast<size_t>(out->numel()) * out->elem_size(),
                              shim::current_stream(out->device_index)) == cudaSuccess
                  ? kOk
                  : kFail;
@@ -78,19 +77,17 @@ AOTITorchError gemm(const char* fn, TensorObj* out, TensorObj* a, TensorObj* b,
   }
   if (batch == 1) {
     st = api->cublasGemmEx(h, opb, opa, static_cast<int>(n), static_cast<int>(m),
-                           static_cast<int>(k), pa, b->data(), dt, static_cast<int>(ldb),
-                           a->data(), dt, static_cast<int>(lda), pb, out->data(), dt,
-                           static_cast<int>(ldc), ct, CUBLAS_GEMM_DEFAULT);
+                           static_cast<int>(k), pa, b->data(), dt, static_cast<int>(ldb), a->data(),
+                           dt, static_cast<int>(lda), pb, out->data(), dt, static_cast<int>(ldc),
+                           ct, CUBLAS_GEMM_DEFAULT);
   } else {
     st = api->cublasGemmStridedBatchedEx(
-        h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), pa,
-        b->data(), dt, static_cast<int>(ldb), sb, a->data(), dt, static_cast<int>(lda),
-        sa, pb, out->data(), dt, static_cast<int>(ldc), sc, static_cast<int>(batch), ct,
-        CUBLAS_GEMM_DEFAULT);
+        h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), pa, b->data(),
+        dt, static_cast<int>(ldb), sb, a->data(), dt, static_cast<int>(lda), sa, pb, out->data(),
+        dt, static_cast<int>(ldc), sc, static_cast<int>(batch), ct, CUBLAS_GEMM_DEFAULT);
   }
   if (st != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "[CudaBackend shim] %s: cuBLAS status %d\n", fn,
-                 static_cast<int>(st));
+    std::fprintf(stderr, "[CudaBackend shim] %s: cuBLAS status %d\n", fn, static_cast<int>(st));
     return kFail;
   }
   return kOk;
@@ -111,24 +108,22 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_mm_out(AtenTensorHandle out, AtenTensor
     return kFail;
   }
   return gemm(__func__, out, self, mat2, 1, self->sizes[0], mat2->sizes[1], self->sizes[1],
-              self->strides.data(), mat2->strides.data(), out->strides.data(), 0, 0, 0,
-              1.0, 0.0);
+              self->strides.data(), mat2->strides.data(), out->strides.data(), 0, 0, 0, 1.0, 0.0);
 }
 
 AOTI_SHIM AOTITorchError aoti_torch_cuda_bmm_out(AtenTensorHandle out, AtenTensorHandle self,
                                                  AtenTensorHandle mat2) {
   if (out == nullptr || self == nullptr || mat2 == nullptr || out->sizes.size() != 3 ||
-      self->sizes.size() != 3 || mat2->sizes.size() != 3 ||
-      self->sizes[0] != mat2->sizes[0] || out->sizes[0] != self->sizes[0] ||
-      self->sizes[2] != mat2->sizes[1] || out->sizes[1] != self->sizes[1] ||
-      out->sizes[2] != mat2->sizes[2]) {
+      self->sizes.size() != 3 || mat2->sizes.size() != 3 || self->sizes[0] != mat2->sizes[0] ||
+      out->sizes[0] != self->sizes[0] || self->sizes[2] != mat2->sizes[1] ||
+      out->sizes[1] != self->sizes[1] || out->sizes[2] != mat2->sizes[2]) {
     log_err(__func__, "expects CUDA tensors [b,m,k] x [b,k,n] -> [b,m,n]");
     return kFail;
   }
   return gemm(__func__, out, self, mat2, self->sizes[0], self->sizes[1], mat2->sizes[2],
               self->sizes[2], self->strides.data() + 1, mat2->strides.data() + 1,
-              out->strides.data() + 1, self->strides[0], mat2->strides[0],
-              out->strides[0], 1.0, 0.0);
+              out->strides.data() + 1, self->strides[0], mat2->strides[0], out->strides[0], 1.0,
+              0.0);
 }
 
 AOTI_SHIM AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTensorHandle self,
@@ -163,6 +158,5 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_addmm_out(AtenTensorHandle out, AtenTen
     }
   }
   return gemm(__func__, out, mat1, mat2, 1, m, n, mat1->sizes[1], mat1->strides.data(),
-              mat2->strides.data(), out->strides.data(), 0, 0, 0, alpha,
-              beta == 0.0 ? 0.0 : beta);
+              mat2->strides.data(), out->strides.data(), 0, 0, 0, alpha, beta == 0.0 ? 0.0 : beta);
 }

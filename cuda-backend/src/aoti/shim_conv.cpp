@@ -18,15 +18,15 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
     AtenTensorHandle /*input*/, AtenTensorHandle /*weight*/, AtenTensorHandle* /*bias*/,
     const int64_t* /*stride*/, int64_t /*stride_len*/, const int64_t* /*padding*/,
     int64_t /*padding_len*/, const int64_t* /*dilation*/, int64_t /*dilation_len*/,
-    int32_t /*transposed*/, const int64_t* /*output_padding*/,
-    int64_t /*output_padding_len*/, int64_t /*groups*/, AtenTensorHandle* ret0) {
+    int32_t /*transposed*/, const int64_t* /*output_padding*/, int64_t /*output_padding_len*/,
+    int64_t /*groups*/, AtenTensorHandle* ret0) {
   if (ret0 != nullptr) *ret0 = nullptr;
   log_err(__func__,
           "this backend was built without cuDNN headers (cudnn.h): convolution is unavailable");
   return kFail;
 }
 
-#else  // cuDNN headers available
+#else // cuDNN headers available
 
 #include "conv_geometry.h"
 #include "cudnn_loader.h"
@@ -57,11 +57,20 @@ __attribute__((format(printf, 2, 3))) void log_errf(const char* fn, const char* 
 
 bool cudnn_type(int32_t dtype, cudnnDataType_t* t) {
   switch (dtype) {
-    case shim::kDtF32: *t = CUDNN_DATA_FLOAT; return true;
-    case shim::kDtF16: *t = CUDNN_DATA_HALF; return true;
-    case shim::kDtBF16: *t = CUDNN_DATA_BFLOAT16; return true;
-    case shim::kDtF64: *t = CUDNN_DATA_DOUBLE; return true;
-    default: return false;
+    case shim::kDtF32:
+      *t = CUDNN_DATA_FLOAT;
+      return true;
+    case shim::kDtF16:
+      *t = CUDNN_DATA_HALF;
+      return true;
+    case shim::kDtBF16:
+      *t = CUDNN_DATA_BFLOAT16;
+      return true;
+    case shim::kDtF64:
+      *t = CUDNN_DATA_DOUBLE;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -100,10 +109,10 @@ struct PoolBlock {
 // The cuDNN descriptors of one call, destroyed on every path.
 struct Descriptors {
   const CudnnApi& api;
-  cudnnTensorDescriptor_t x = nullptr;  // the convolution's input
-  cudnnTensorDescriptor_t y = nullptr;  // the convolution's output
-  cudnnTensorDescriptor_t b = nullptr;  // bias [1, C, 1, 1(, 1)]
-  cudnnTensorDescriptor_t src = nullptr, dst = nullptr;  // layout changes
+  cudnnTensorDescriptor_t x = nullptr;                  // the convolution's input
+  cudnnTensorDescriptor_t y = nullptr;                  // the convolution's output
+  cudnnTensorDescriptor_t b = nullptr;                  // bias [1, C, 1, 1(, 1)]
+  cudnnTensorDescriptor_t src = nullptr, dst = nullptr; // layout changes
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
   explicit Descriptors(const CudnnApi& a) : api(a) {}
@@ -127,8 +136,8 @@ struct Descriptors {
 };
 
 // BAD_PARAM when a size or stride does not fit cuDNN's int.
-cudnnStatus_t set_tensor(const CudnnApi& api, cudnnTensorDescriptor_t d, cudnnDataType_t dt,
-                         int nd, const int64_t* size, const int64_t* stride) {
+cudnnStatus_t set_tensor(const CudnnApi& api, cudnnTensorDescriptor_t d, cudnnDataType_t dt, int nd,
+                         const int64_t* size, const int64_t* stride) {
   int dims[kMaxDims], strides[kMaxDims];
   for (int i = 0; i < nd; ++i) {
     if (size[i] < 0 || size[i] > INT_MAX || stride[i] < 0 || stride[i] > INT_MAX) {
@@ -174,7 +183,7 @@ struct AlgoKey {
 
 struct AlgoCache {
   static constexpr size_t kMax = 64;
-  std::vector<std::pair<AlgoKey, AlgoChoice>> entries;  // oldest first
+  std::vector<std::pair<AlgoKey, AlgoChoice> > entries; // oldest first
   const AlgoChoice* find(const AlgoKey& key) const {
     for (const auto& e : entries) {
       if (e.first == key) return &e.second;
@@ -221,7 +230,6 @@ struct DeviceScope {
   DeviceScope& operator=(const DeviceScope&) = delete;
 };
 
-
 // Candidate algorithms from the heuristics, best first.
 struct Candidate {
   int algo;
@@ -242,15 +250,21 @@ struct Call {
   int32_t dev;
   cudaStream_t stream;
   Scalars sc;
-  const char* xp = nullptr;  // packed input
-  const char* wp = nullptr;  // packed weight
-  View xpk, wpk;             // their views
-  void* y = nullptr;         // the output
+  const char* xp = nullptr; // packed input
+  const char* wp = nullptr; // packed weight
+  View xpk, wpk;            // their views
+  void* y = nullptr;        // the output
 
   Call(const char* fn_, const CudnnApi& api_, cudnnHandle_t handle_, Descriptors& d_,
-       const ConvProblem& p_, cudnnDataType_t dt_, size_t elem_, int32_t dev_,
-       cudaStream_t stream_)
-      : fn(fn_), api(api_), handle(handle_), d(d_), p(p_), dt(dt_), elem(elem_), dev(dev_),
+       const ConvProblem& p_, cudnnDataType_t dt_, size_t elem_, int32_t dev_, cudaStream_t stream_)
+      : fn(fn_),
+        api(api_),
+        handle(handle_),
+        d(d_),
+        p(p_),
+        dt(dt_),
+        elem(elem_),
+        dev(dev_),
         stream(stream_) {
     sc.dbl = dt == CUDNN_DATA_DOUBLE;
   }
@@ -292,8 +306,8 @@ struct Call {
     if (s != CUDNN_STATUS_SUCCESS) {
       AOTI_TRACE("%s: cudnnTransformTensor declined (%s); strided copy instead", fn,
                  api.cudnnGetErrorString(s));
-      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(tmp->p), packed->stride,
-                                             src, v.stride, v.size, v.nd, elem, stream),
+      if (!cuda_ok(shim::device_strided_copy(static_cast<char*>(tmp->p), packed->stride, src,
+                                             v.stride, v.size, v.nd, elem, stream),
                    "copying into a packed layout")) {
         return false;
       }
@@ -312,16 +326,14 @@ struct Call {
     const cudnnDataType_t compute = sc.dbl ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     const cudnnTensorFormat_t wfmt =
         p.layout == Layout::kChannelsLast ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
-    return cudnn_ok(set_tensor(api, d.x, dt, p.cnd, xpk.size, xpk.stride),
-                    "input descriptor") &&
-           cudnn_ok(set_tensor(api, d.y, dt, p.cnd, p.y.size, p.y.stride),
-                    "output descriptor") &&
+    return cudnn_ok(set_tensor(api, d.x, dt, p.cnd, xpk.size, xpk.stride), "input descriptor") &&
+           cudnn_ok(set_tensor(api, d.y, dt, p.cnd, p.y.size, p.y.stride), "output descriptor") &&
            cudnn_ok(api.cudnnSetFilterNdDescriptor(d.w, dt, wfmt, p.cnd, wdims),
                     "filter descriptor") &&
-           cudnn_ok(api.cudnnSetConvolutionNdDescriptor(d.conv, p.cnd - 2, p.cpad, p.cstride,
-                                                        p.cdilation, CUDNN_CROSS_CORRELATION,
-                                                        compute),
-                    "convolution descriptor") &&
+           cudnn_ok(
+               api.cudnnSetConvolutionNdDescriptor(d.conv, p.cnd - 2, p.cpad, p.cstride,
+                                                   p.cdilation, CUDNN_CROSS_CORRELATION, compute),
+               "convolution descriptor") &&
            cudnn_ok(api.cudnnSetConvolutionGroupCount(d.conv, static_cast<int>(p.groups)),
                     "group count") &&
            cudnn_ok(api.cudnnSetConvolutionMathType(d.conv, base_math()), "math type");
@@ -364,10 +376,9 @@ struct Call {
                                        static_cast<cudnnConvolutionFwdAlgo_t>(cand.algo), ws,
                                        cand.workspace, sc.zero(), d.y, y);
     } else {
-      *s = api.cudnnConvolutionBackwardData(
-          handle, sc.one(), d.w, wp, d.x, xp, d.conv,
-          static_cast<cudnnConvolutionBwdDataAlgo_t>(cand.algo), ws, cand.workspace,
-          sc.zero(), d.y, y);
+      *s = api.cudnnConvolutionBackwardData(handle, sc.one(), d.w, wp, d.x, xp, d.conv,
+                                            static_cast<cudnnConvolutionBwdDataAlgo_t>(cand.algo),
+                                            ws, cand.workspace, sc.zero(), d.y, y);
     }
     return *s == CUDNN_STATUS_SUCCESS;
   }
@@ -376,7 +387,7 @@ struct Call {
   bool try_candidate(const Candidate& cand, cudnnStatus_t* s) {
     PoolBlock ws;
     if (cand.workspace > 0 && ws.alloc(cand.workspace, dev, stream) != cudaSuccess) {
-      (void)cudaGetLastError();  // not sticky: clear it and try a leaner algorithm
+      (void)cudaGetLastError(); // not sticky: clear it and try a leaner algorithm
       *s = CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
       AOTI_TRACE("%s: algo %d needs %zu workspace bytes: not available", fn, cand.algo,
                  cand.workspace);
@@ -394,8 +405,8 @@ struct Call {
       std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(
           static_cast<size_t>(max_count > 0 ? max_count : 1));
       if (s == CUDNN_STATUS_SUCCESS) {
-        s = api.cudnnGetConvolutionForwardAlgorithm_v7(handle, d.x, d.w, d.conv, d.y,
-                                                       max_count, &returned, perf.data());
+        s = api.cudnnGetConvolutionForwardAlgorithm_v7(handle, d.x, d.w, d.conv, d.y, max_count,
+                                                       &returned, perf.data());
       }
       for (int i = 0; s == CUDNN_STATUS_SUCCESS && i < returned; ++i) {
         const auto& r = perf[static_cast<size_t>(i)];
@@ -409,8 +420,7 @@ struct Call {
           static_cast<size_t>(max_count > 0 ? max_count : 1));
       if (s == CUDNN_STATUS_SUCCESS) {
         s = api.cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, d.w, d.x, d.conv, d.y,
-                                                            max_count, &returned,
-                                                            perf.data());
+                                                            max_count, &returned, perf.data());
       }
       for (int i = 0; s == CUDNN_STATUS_SUCCESS && i < returned; ++i) {
         const auto& r = perf[static_cast<size_t>(i)];
@@ -452,8 +462,8 @@ struct Call {
     log_errf(fn,
              "no cuDNN %s algorithm ran for this problem (%zu candidates; last status: %s); "
              "input %s, weight %s",
-             p.transposed ? "backward-data (transposed convolution)" : "forward",
-             cands.size(), api.cudnnGetErrorString(last), shim::describe(input).c_str(),
+             p.transposed ? "backward-data (transposed convolution)" : "forward", cands.size(),
+             api.cudnnGetErrorString(last), shim::describe(input).c_str(),
              shim::describe(weight).c_str());
     return false;
   }
@@ -488,8 +498,7 @@ struct Call {
 
 // cuDNN, this thread's handle on `dev` bound to `stream`, or null with the
 // reason logged.
-cudnnHandle_t open_cudnn(const char* fn, int32_t dev, cudaStream_t stream,
-                         const CudnnApi** api) {
+cudnnHandle_t open_cudnn(const char* fn, int32_t dev, cudaStream_t stream, const CudnnApi** api) {
   const char* why = nullptr;
   *api = shim::cudnn_api(&why);
   if (*api == nullptr) {
@@ -517,31 +526,28 @@ bool convolve(Call& c, const TensorObj* input, const TensorObj* weight, const Te
   if (!c.run(input->dtype, input, weight, &used)) return false;
   if (b != nullptr && !c.add_bias(b)) return false;
   AOTI_TRACE("%s: %s, algo %d, math %d, workspace %zu, %s", c.fn,
-             c.p.transposed ? "backward-data" : "forward", used.algo,
-             static_cast<int>(used.math), used.workspace,
-             c.p.layout == Layout::kChannelsLast ? "channels-last" : "contiguous");
+             c.p.transposed ? "backward-data" : "forward", used.algo, static_cast<int>(used.math),
+             used.workspace, c.p.layout == Layout::kChannelsLast ? "channels-last" : "contiguous");
   return true;
 }
 
 } // namespace
 
 AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
-    AtenTensorHandle input, AtenTensorHandle weight, AtenTensorHandle* bias,
-    const int64_t* stride, int64_t stride_len, const int64_t* padding, int64_t padding_len,
-    const int64_t* dilation, int64_t dilation_len, int32_t transposed,
-    const int64_t* output_padding, int64_t output_padding_len, int64_t groups,
-    AtenTensorHandle* ret0) {
+    AtenTensorHandle input, AtenTensorHandle weight, AtenTensorHandle* bias, const int64_t* stride,
+    int64_t stride_len, const int64_t* padding, int64_t padding_len, const int64_t* dilation,
+    int64_t dilation_len, int32_t transposed, const int64_t* output_padding,
+    int64_t output_padding_len, int64_t groups, AtenTensorHandle* ret0) {
   const char* fn = __func__;
   TensorObj* b = (bias != nullptr) ? *bias : nullptr;
-  AOTI_TRACE("%s in=%s w=%s bias=%s stride=%s pad=%s dil=%s transposed=%d out_pad=%s "
-             "groups=%lld",
-             fn, input ? shim::describe(input).c_str() : "null",
-             weight ? shim::describe(weight).c_str() : "null",
-             b ? shim::describe(b).c_str() : "none", list_str(stride, stride_len).c_str(),
-             list_str(padding, padding_len).c_str(), list_str(dilation, dilation_len).c_str(),
-             static_cast<int>(transposed),
-             list_str(output_padding, output_padding_len).c_str(),
-             static_cast<long long>(groups));
+  AOTI_TRACE(
+      "%s in=%s w=%s bias=%s stride=%s pad=%s dil=%s transposed=%d out_pad=%s "
+      "groups=%lld",
+      fn, input ? shim::describe(input).c_str() : "null",
+      weight ? shim::describe(weight).c_str() : "null", b ? shim::describe(b).c_str() : "none",
+      list_str(stride, stride_len).c_str(), list_str(padding, padding_len).c_str(),
+      list_str(dilation, dilation_len).c_str(), static_cast<int>(transposed),
+      list_str(output_padding, output_padding_len).c_str(), static_cast<long long>(groups));
   if (ret0 == nullptr) {
     log_err(fn, "ret0 (the output handle slot) is null");
     return kFail;
@@ -549,9 +555,9 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
   *ret0 = nullptr;
   // Nothing touches the device before the arguments pass.
   ConvProblem p;
-  const shim::conv::ConvArgs args{stride,  stride_len,     padding,        padding_len,
-                                  dilation, dilation_len,  transposed != 0, output_padding,
-                                  output_padding_len, groups};
+  const shim::conv::ConvArgs args{
+      stride,       stride_len,      padding,        padding_len,        dilation,
+      dilation_len, transposed != 0, output_padding, output_padding_len, groups};
   cudnnDataType_t dt;
   if (!shim::conv::plan_convolution(fn, input, weight, b, args, &p) ||
       !cudnn_type(input->dtype, &dt)) {
@@ -584,9 +590,9 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
     shim::destroy_tensor(out);
     return kFail;
   }
-  *ret0 = out;  // an empty batch or no output channels: nothing to compute
+  *ret0 = out; // an empty batch or no output channels: nothing to compute
   AOTI_TRACE("%s -> %s", fn, shim::describe(out).c_str());
   return kOk;
 }
 
-#endif  // EXECUTORCH_AOTI_NO_CUDNN
+#endif // EXECUTORCH_AOTI_NO_CUDNN

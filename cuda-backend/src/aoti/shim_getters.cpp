@@ -26,9 +26,7 @@ AOTI_SHIM int32_t aoti_torch_device_type_cpu() { return shim::kDevCpu; }
 AOTI_SHIM int32_t aoti_torch_device_type_cuda() { return shim::kDevCuda; }
 AOTI_SHIM int32_t aoti_torch_layout_strided() { return 0; }
 AOTI_SHIM int32_t aoti_torch_memory_format_contiguous_format() { return 0; }
-AOTI_SHIM size_t aoti_torch_dtype_element_size(int32_t dtype) {
-  return shim::dtype_size(dtype);
-}
+AOTI_SHIM size_t aoti_torch_dtype_element_size(int32_t dtype) { return shim::dtype_size(dtype); }
 
 // ---- getters ----------------------------------------------------------------
 AOTI_SHIM AOTITorchError aoti_torch_get_data_ptr(AtenTensorHandle h, void** out) {
@@ -111,4 +109,3 @@ AOTI_SHIM AOTITorchError aoti_torch_get_layout(AtenTensorHandle h, int32_t* out)
   *out = 0;
   return kOk;
 }
-

@@ -20,17 +20,16 @@ AOTI_SHIM void aoti_torch_grad_mode_set_enabled(bool enabled) {
   tl_grad_enabled = enabled;
 }
 
-AOTI_SHIM void aoti_torch_warn(const char* func, const char* file, uint32_t line,
-                               const char* msg) {
-  std::fprintf(stderr, "[CudaBackend model] warning %s (%s:%u): %s\n",
-               func ? func : "?", file ? file : "?", line, msg ? msg : "");
+AOTI_SHIM void aoti_torch_warn(const char* func, const char* file, uint32_t line, const char* msg) {
+  std::fprintf(stderr, "[CudaBackend model] warning %s (%s:%u): %s\n", func ? func : "?",
+               file ? file : "?", line, msg ? msg : "");
 }
 
-AOTI_SHIM void aoti_torch_check(bool cond, const char* func, const char* file,
-                                uint32_t line, const char* msg) {
+AOTI_SHIM void aoti_torch_check(bool cond, const char* func, const char* file, uint32_t line,
+                                const char* msg) {
   if (cond) return;
-  std::fprintf(stderr, "[CudaBackend model] check failed in %s (%s:%u): %s\n",
-               func ? func : "?", file ? file : "?", line, msg ? msg : "");
+  std::fprintf(stderr, "[CudaBackend model] check failed in %s (%s:%u): %s\n", func ? func : "?",
+               file ? file : "?", line, msg ? msg : "");
   std::abort();
 }
 

@@ -55,9 +55,8 @@ struct Mat {
 
 // C[b] = alpha * A[b] B[b] for b < batch; A [m,k], B [k,n], C [m,n].
 // Returns false (with a message) when a layout is not expressible.
-bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64_t batch,
-             int64_t m, int64_t n, int64_t k, float alpha, Mat a, Mat b, Mat c,
-             cublasComputeType_t ct) {
+bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64_t batch, int64_t m,
+             int64_t n, int64_t k, float alpha, Mat a, Mat b, Mat c, cublasComputeType_t ct) {
   cublasOperation_t opc, opa, opb;
   int64_t ldc, lda, ldb;
   if (!operand(m, n, c.s0, c.s1, &opc, &ldc)) {
@@ -88,8 +87,8 @@ bool gemm_rm(const char* fn, const shim::CublasApi& api, cublasHandle_t h, int64
   const float beta = 0.f;
   // Row-major C = A B  <=>  column-major C^T = B^T A^T.
   cublasStatus_t st = api.cublasGemmStridedBatchedEx(
-      h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &alpha,
-      b.p, b.t, static_cast<int>(ldb), b.sb, a.p, a.t, static_cast<int>(lda), a.sb, &beta,
+      h, opb, opa, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &alpha, b.p, b.t,
+      static_cast<int>(ldb), b.sb, a.p, a.t, static_cast<int>(lda), a.sb, &beta,
       const_cast<void*>(c.p), c.t, static_cast<int>(ldc), c.sb, static_cast<int>(batch), ct,
       CUBLAS_GEMM_DEFAULT);
   if (st != CUBLAS_STATUS_SUCCESS) {
@@ -136,8 +135,7 @@ void output_strides(Kind kind, const TensorObj* q, const int64_t sizes[4], int64
     return;
   }
   int order[4] = {0, 1, 2, 3};
-  std::stable_sort(order, order + 4,
-                   [&](int a, int b) { return q->strides[a] > q->strides[b]; });
+  std::stable_sort(order, order + 4, [&](int a, int b) { return q->strides[a] > q->strides[b]; });
   int64_t s = 1;
   for (int i = 4; i-- > 0;) {
     out[order[i]] = s;
@@ -197,8 +195,8 @@ bool gemm_view(const char* fn, const TensorObj* t, bool transpose, Scratch* scra
   AOTI_TRACE("%s: copying %s to a contiguous workspace", fn, shim::describe(t).c_str());
   const size_t es = t->elem_size();
   const int64_t contig[4] = {sz[1] * sz[2] * sz[3], sz[2] * sz[3], sz[3], 1};
-  char* p = static_cast<char*>(
-      scratch->alloc(static_cast<size_t>(t->numel()) * es, t->device_index));
+  char* p =
+      static_cast<char*>(scratch->alloc(static_cast<size_t>(t->numel()) * es, t->device_index));
   if (p == nullptr && t->numel() > 0) {
     log_err(fn, "workspace allocation failed");
     return false;
@@ -257,8 +255,8 @@ struct Dims {
 
 Dims dims_of(const TensorObj* q, const TensorObj* k, const TensorObj* v) {
   const int64_t H = q->sizes[1], Hk = k->sizes[1];
-  return Dims{q->sizes[0], H, q->sizes[2], q->sizes[3], Hk, k->sizes[2], v->sizes[3],
-              Hk == 0 ? 0 : H / Hk};
+  return Dims{q->sizes[0], H,           q->sizes[2], q->sizes[3],
+              Hk,          k->sizes[2], v->sizes[3], Hk == 0 ? 0 : H / Hk};
 }
 
 // Workspace chunking: `heads` kv heads (each one query head of a group) x
@@ -269,8 +267,7 @@ struct Chunking {
 };
 
 Chunking chunking(const Dims& d, size_t es, bool f32) {
-  const int64_t row_bytes =
-      std::max<int64_t>(d.Lk, 1) * (f32 ? 4 : 4 + static_cast<int64_t>(es));
+  const int64_t row_bytes = std::max<int64_t>(d.Lk, 1) * (f32 ? 4 : 4 + static_cast<int64_t>(es));
   Chunking c{d.Hk, d.Lq};
   if (d.Hk * d.Lq * row_bytes > kWorkspaceCap) {
     if (d.Lq * row_bytes <= kWorkspaceCap) {
@@ -301,8 +298,8 @@ struct Attention {
   void* probs;
   int32_t probs_dtype;
   float* lse;
-  const int64_t* ls;  // lse strides [3]
-  char* out;          // [B,H,Lq,Ev] with strides `os`
+  const int64_t* ls; // lse strides [3]
+  char* out;         // [B,H,Lq,Ev] with strides `os`
   const int64_t* os;
 
   bool cuda_ok(cudaError_t e) const {
@@ -322,8 +319,8 @@ struct Attention {
           return false;
         }
       } else {
-        const Mat a{q.data + (b * q.s[0] + h0 * q.s[1] + i0 * q.s[2]) * ies, dt, q.s[2],
-                    q.s[3], G * q.s[1]};
+        const Mat a{q.data + (b * q.s[0] + h0 * q.s[1] + i0 * q.s[2]) * ies, dt, q.s[2], q.s[3],
+                    G * q.s[1]};
         const Mat bt{k.data + (b * k.s[0] + k0 * k.s[1]) * ies, dt, k.s[3], k.s[2], k.s[1]};
         const Mat c{scores, CUDA_R_32F, Lk, 1, m * Lk};
         if (!gemm_rm(fn, *api, h, nh, m, Lk, E, scale, a, bt, c, ct)) return false;
@@ -350,8 +347,7 @@ struct Attention {
     if (Lk == 0 || Ev == 0) return true;
     const Mat a{probs, dt, Lk, 1, m * Lk};
     const Mat bv{v.data + (b * v.s[0] + k0 * v.s[1]) * ies, dt, v.s[2], v.s[3], v.s[1]};
-    const Mat c{out + (b * os[0] + h0 * os[1] + i0 * os[2]) * ies, dt, os[2], os[3],
-                G * os[1]};
+    const Mat c{out + (b * os[0] + h0 * os[1] + i0 * os[2]) * ies, dt, os[2], os[3], G * os[1]};
     return gemm_rm(fn, *api, h, nh, m, Ev, Lk, 1.f, a, bv, c, ct);
   }
 };
@@ -425,20 +421,21 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
     return false;
   }
   AOTI_TRACE("%s: B=%lld H=%lld Hk=%lld Lq=%lld Lk=%lld E=%lld Ev=%lld chunk heads=%lld rows=%lld",
-             fn, (long long)d.B, (long long)d.H, (long long)d.Hk, (long long)d.Lq,
-             (long long)d.Lk, (long long)d.E, (long long)d.Ev, (long long)ch.heads,
-             (long long)ch.rows);
+             fn, (long long)d.B, (long long)d.H, (long long)d.Hk, (long long)d.Lq, (long long)d.Lk,
+             (long long)d.E, (long long)d.Ev, (long long)ch.heads, (long long)ch.rows);
   const int64_t contig[4] = {d.H * d.Lq * d.Ev, d.Lq * d.Ev, d.Ev, 1};
   char* ob;
   const int64_t* os;
   bool staged;
   if (!output_target(fn, out, d, &scratch, contig, &ob, &os, &staged)) return false;
   // float32 inputs: true float32 products (no TF32 or other reduced modes).
-  const Attention at{fn,     api,   h,      stream, dt,
-                     f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
-                     es,     d,     qv,     kv,     vv,
-                     &mask,  causal, scale, scores, probs,
-                     v->dtype, lse, ls,     ob,     os};
+  const Attention at{fn,     api,      h,
+                     stream, dt,       f32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F,
+                     es,     d,        qv,
+                     kv,     vv,       &mask,
+                     causal, scale,    scores,
+                     probs,  v->dtype, lse,
+                     ls,     ob,       os};
   for (int64_t b = 0; b < d.B; ++b) {
     for (int64_t r = 0; r < d.G; ++r) {
       for (int64_t k0 = 0; k0 < d.Hk; k0 += ch.heads) {
@@ -452,9 +449,8 @@ bool attention(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
       }
     }
   }
-  return !staged ||
-         at.cuda_ok(shim::device_strided_copy(out->data(), out->strides.data(), ob, contig,
-                                              out->sizes.data(), 4, es, stream));
+  return !staged || at.cuda_ok(shim::device_strided_copy(out->data(), out->strides.data(), ob,
+                                                         contig, out->sizes.data(), 4, es, stream));
 }
 
 bool is_cuda_4d(const TensorObj* t) {
@@ -463,8 +459,8 @@ bool is_cuda_4d(const TensorObj* t) {
 }
 
 // New owned device tensor (nullptr on failure).
-TensorObj* new_tensor(int64_t ndim, const int64_t* sizes, const int64_t* strides,
-                      int32_t dtype, int32_t device, cudaStream_t stream) {
+TensorObj* new_tensor(int64_t ndim, const int64_t* sizes, const int64_t* strides, int32_t dtype,
+                      int32_t device, cudaStream_t stream) {
   size_t nbytes = shim::dtype_size(dtype);
   for (int64_t i = 0; i < ndim; ++i) nbytes *= static_cast<size_t>(sizes[i]);
   return shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, device, stream);
@@ -508,7 +504,7 @@ bool check_qkv(const char* fn, const TensorObj* q, const TensorObj* k, const Ten
 
 // The tensors one call returns, destroyed unless handed out.
 struct Results {
-  TensorObj* made[8] = {};  // out, lse and the five empty results at most
+  TensorObj* made[8] = {}; // out, lse and the five empty results at most
   size_t n_made = 0;
   TensorObj* out = nullptr;
   TensorObj* lse = nullptr;
@@ -575,8 +571,8 @@ AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, Tenso
   }
   AOTI_TRACE("%s q=%s k=%s v=%s mask=%s causal=%d dropout=%g scale=%s%g", fn,
              shim::describe(q).c_str(), shim::describe(k).c_str(), shim::describe(v).c_str(),
-             shim::describe(mask_t).c_str(), int(is_causal), dropout_p,
-             scale ? "" : "default/", scale ? *scale : 0.0);
+             shim::describe(mask_t).c_str(), int(is_causal), dropout_p, scale ? "" : "default/",
+             scale ? *scale : 0.0);
   if (!check_qkv(fn, q, k, v, dropout_p)) return kFail;
   const Dims d = dims_of(q, k, v);
   const int64_t target[4] = {d.B, d.H, d.Lq, d.Lk};
@@ -585,8 +581,8 @@ AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, Tenso
 
   const int32_t dev = q->device_index;
   cudaStream_t stream = shim::current_stream(dev);
-  const float sc = static_cast<float>(
-      scale != nullptr ? *scale : 1.0 / std::sqrt(static_cast<double>(d.E)));
+  const float sc =
+      static_cast<float>(scale != nullptr ? *scale : 1.0 / std::sqrt(static_cast<double>(d.E)));
   Results res;
   const int64_t osz[4] = {d.B, d.H, d.Lq, d.Ev};
   int64_t ost[4];
@@ -619,8 +615,7 @@ AOTITorchError sdpa(const char* fn, Kind kind, TensorObj* q, TensorObj* k, Tenso
   }
   if (r_max_q != nullptr) *r_max_q = d.Lq;
   if (r_max_k != nullptr) *r_max_k = d.Lk;
-  AOTI_TRACE("%s -> out=%s lse=%s", fn,
-             r_out ? shim::describe(res.out).c_str() : "(not wanted)",
+  AOTI_TRACE("%s -> out=%s lse=%s", fn, r_out ? shim::describe(res.out).c_str() : "(not wanted)",
              shim::describe(res.lse).c_str());
   return kOk;
 }
@@ -632,16 +627,16 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_flash_attention(
     int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
     AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
     int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8) {
-  (void)return_debug_mask;  // no dropout: the debug mask is always empty
-  return sdpa(__func__, Kind::kFlash, query, key, value, nullptr, true, dropout_p, is_causal,
-              scale, ret0, ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
+  (void)return_debug_mask; // no dropout: the debug mask is always empty
+  return sdpa(__func__, Kind::kFlash, query, key, value, nullptr, true, dropout_p, is_causal, scale,
+              ret0, ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
 }
 
 AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention(
     AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
-    AtenTensorHandle* ret2, AtenTensorHandle* ret3) {
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p, int32_t is_causal,
+    double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1, AtenTensorHandle* ret2,
+    AtenTensorHandle* ret3) {
   return sdpa(__func__, Kind::kEfficient, query, key, value,
               attn_bias != nullptr ? *attn_bias : nullptr, compute_log_sumexp != 0, dropout_p,
               is_causal, scale, ret0, ret1, nullptr, nullptr, nullptr, nullptr, ret2, ret3,
@@ -650,14 +645,14 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_efficient_attention
 
 AOTI_SHIM AOTITorchError aoti_torch_cuda__scaled_dot_product_cudnn_attention(
     AtenTensorHandle query, AtenTensorHandle key, AtenTensorHandle value,
-    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p,
-    int32_t is_causal, int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0,
-    AtenTensorHandle* ret1, AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4,
-    int64_t* ret5, AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8) {
+    AtenTensorHandle* attn_bias, int32_t compute_log_sumexp, double dropout_p, int32_t is_causal,
+    int32_t return_debug_mask, double* scale, AtenTensorHandle* ret0, AtenTensorHandle* ret1,
+    AtenTensorHandle* ret2, AtenTensorHandle* ret3, int64_t* ret4, int64_t* ret5,
+    AtenTensorHandle* ret6, AtenTensorHandle* ret7, AtenTensorHandle* ret8) {
   (void)return_debug_mask;
   // The log-sum-exp is computed either way (it costs one store per row).
   (void)compute_log_sumexp;
   return sdpa(__func__, Kind::kCudnn, query, key, value,
-              attn_bias != nullptr ? *attn_bias : nullptr, true, dropout_p, is_causal, scale,
-              ret0, ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
+              attn_bias != nullptr ? *attn_bias : nullptr, true, dropout_p, is_causal, scale, ret0,
+              ret1, ret2, ret3, ret4, ret5, ret6, ret7, ret8);
 }

@@ -9,9 +9,8 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
-cudaError_t strided_copy(char* dst, const int64_t* ds, const char* src,
-                         const int64_t* ss, const int64_t* sizes, int64_t ndim,
-                         size_t elem, cudaStream_t stream) {
+cudaError_t strided_copy(char* dst, const int64_t* ds, const char* src, const int64_t* ss,
+                         const int64_t* sizes, int64_t ndim, size_t elem, cudaStream_t stream) {
   for (int64_t i = 0; i < ndim; ++i) {
     if (sizes[i] == 0) return cudaSuccess;
   }
@@ -50,8 +49,8 @@ cudaError_t strided_copy(char* dst, const int64_t* ds, const char* src,
       const size_t sp = static_cast<size_t>(ss[last - 1]) * elem;
       const int64_t h = sizes[last - 1];
       if (h > 1 && dp >= width && sp >= width && ds[last - 1] > 0 && ss[last - 1] > 0) {
-        e = cudaMemcpy2DAsync(d, dp, s, sp, width, static_cast<size_t>(h),
-                              cudaMemcpyDefault, stream);
+        e = cudaMemcpy2DAsync(d, dp, s, sp, width, static_cast<size_t>(h), cudaMemcpyDefault,
+                              stream);
       } else {
         e = cudaSuccess;
         for (int64_t r = 0; r < h && e == cudaSuccess; ++r) {
@@ -61,12 +60,11 @@ cudaError_t strided_copy(char* dst, const int64_t* ds, const char* src,
         }
       }
     } else if (rows_contig) {
-      e = cudaMemcpyAsync(d, s, static_cast<size_t>(n) * elem, cudaMemcpyDefault,
-                          stream);
+      e = cudaMemcpyAsync(d, s, static_cast<size_t>(n) * elem, cudaMemcpyDefault, stream);
     } else {
       e = cudaMemcpy2DAsync(d, static_cast<size_t>(ds[last]) * elem, s,
-                            static_cast<size_t>(ss[last]) * elem, elem,
-                            static_cast<size_t>(n), cudaMemcpyDefault, stream);
+                            static_cast<size_t>(ss[last]) * elem, elem, static_cast<size_t>(n),
+                            cudaMemcpyDefault, stream);
     }
     if (e != cudaSuccess) return e;
     for (int64_t i = iter_dims; i-- > 0;) {
@@ -91,16 +89,16 @@ bool row_major(const int64_t* strides, const int64_t* sizes, int64_t ndim) {
 
 } // namespace
 
-cudaError_t device_strided_copy(char* dst, const int64_t* ds, const char* src,
-                                const int64_t* ss, const int64_t* sizes, int64_t ndim,
-                                size_t elem, cudaStream_t stream) {
+cudaError_t device_strided_copy(char* dst, const int64_t* ds, const char* src, const int64_t* ss,
+                                const int64_t* sizes, int64_t ndim, size_t elem,
+                                cudaStream_t stream) {
   StridedCopyShape p;
   p.numel = 1;
   for (int64_t i = 0; i < ndim; ++i) p.numel *= sizes[i];
   if (p.numel == 0) return cudaSuccess;
   if (row_major(ds, sizes, ndim) && row_major(ss, sizes, ndim)) {
-    return cudaMemcpyAsync(dst, src, static_cast<size_t>(p.numel) * elem,
-                           cudaMemcpyDeviceToDevice, stream);
+    return cudaMemcpyAsync(dst, src, static_cast<size_t>(p.numel) * elem, cudaMemcpyDeviceToDevice,
+                           stream);
   }
   if (ndim > StridedCopyShape::kMaxDims) {
     return strided_copy(dst, ds, src, ss, sizes, ndim, elem, stream);

@@ -71,8 +71,7 @@ bool TensorObj::is_contiguous() const {
 }
 
 // ndim is at most Dims::kMaxRank (checked by make_view).
-static void fill_shape(TensorObj* t, int64_t ndim, const int64_t* sizes,
-                       const int64_t* strides) {
+static void fill_shape(TensorObj* t, int64_t ndim, const int64_t* sizes, const int64_t* strides) {
   t->sizes.assign(sizes, sizes + ndim);
   if (strides != nullptr) {
     t->strides.assign(strides, strides + ndim);
@@ -87,8 +86,7 @@ static void fill_shape(TensorObj* t, int64_t ndim, const int64_t* sizes,
 }
 
 // Bytes spanned by a strided layout (max offset + 1 element).
-size_t span_bytes(int64_t ndim, const int64_t* sizes,
-                         const int64_t* strides, size_t elem) {
+size_t span_bytes(int64_t ndim, const int64_t* sizes, const int64_t* strides, size_t elem) {
   int64_t last = 0;
   for (int64_t i = 0; i < ndim; ++i) {
     if (sizes[i] == 0) return 0;
@@ -102,9 +100,9 @@ size_t span_bytes(int64_t ndim, const int64_t* sizes,
   return static_cast<size_t>(last + 1) * elem;
 }
 
-TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
-                     const int64_t* sizes, const int64_t* strides,
-                     int32_t dtype, int32_t device_type, int32_t device_index) {
+TensorObj* make_view(void* data, size_t nbytes, int64_t ndim, const int64_t* sizes,
+                     const int64_t* strides, int32_t dtype, int32_t device_type,
+                     int32_t device_index) {
   if (ndim < 0 || static_cast<size_t>(ndim) > Dims::kMaxRank) {
     std::fprintf(stderr, "[CudaBackend shim] a tensor of %lld dims (at most %zu)\n",
                  static_cast<long long>(ndim), Dims::kMaxRank);
@@ -132,20 +130,18 @@ TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
 }
 
 TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
-                             const int64_t* strides, int32_t dtype,
-                             int32_t device_index, cudaStream_t stream) {
+                             const int64_t* strides, int32_t dtype, int32_t device_index,
+                             cudaStream_t stream) {
   void* p = nullptr;
   if (nbytes > 0) {
     cudaError_t e = pool_alloc(&p, nbytes, device_index, stream);
     if (e != cudaSuccess) {
-      std::fprintf(stderr,
-                   "[CudaBackend shim] cudaMallocFromPoolAsync(%zu bytes) failed: %s\n",
+      std::fprintf(stderr, "[CudaBackend shim] cudaMallocFromPoolAsync(%zu bytes) failed: %s\n",
                    nbytes, cudaGetErrorString(e));
       return nullptr;
     }
   }
-  TensorObj* t = make_view(p, nbytes, ndim, sizes, strides, dtype, kDevCuda,
-                           device_index);
+  TensorObj* t = make_view(p, nbytes, ndim, sizes, strides, dtype, kDevCuda, device_index);
   if (t == nullptr) {
     pool_free(p, nbytes, stream);
     return nullptr;

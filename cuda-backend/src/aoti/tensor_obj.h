@@ -73,7 +73,7 @@ struct Storage {
   bool owned = false;
   int32_t device_type = kDevCuda;
   int32_t device_index = 0;
-  cudaStream_t stream = nullptr;  // allocation stream (owned device blocks)
+  cudaStream_t stream = nullptr; // allocation stream (owned device blocks)
   std::atomic<int64_t> refs{1};
 };
 
@@ -86,14 +86,13 @@ struct TensorObj {
   int32_t dtype = kDtF32;
   int32_t device_type = kDevCuda;
   int32_t device_index = 0;
-  int64_t offset = 0;  // in elements
+  int64_t offset = 0; // in elements
   Dims sizes;
   Dims strides;
 
   size_t elem_size() const { return dtype_size(dtype); }
   char* data() const {
-    return static_cast<char*>(storage->data) +
-           offset * static_cast<int64_t>(elem_size());
+    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(elem_size());
   }
   int64_t numel() const {
     int64_t n = 1;
@@ -105,13 +104,13 @@ struct TensorObj {
 
 // New handle viewing caller memory (not freed by the shim); nullptr beyond
 // Dims::kMaxRank dims or without memory.
-TensorObj* make_view(void* data, size_t nbytes, int64_t ndim,
-                     const int64_t* sizes, const int64_t* strides,
-                     int32_t dtype, int32_t device_type, int32_t device_index);
+TensorObj* make_view(void* data, size_t nbytes, int64_t ndim, const int64_t* sizes,
+                     const int64_t* strides, int32_t dtype, int32_t device_type,
+                     int32_t device_index);
 // New handle owning a fresh stream-ordered device block of `nbytes`.
 TensorObj* make_owned_device(size_t nbytes, int64_t ndim, const int64_t* sizes,
-                             const int64_t* strides, int32_t dtype,
-                             int32_t device_index, cudaStream_t stream);
+                             const int64_t* strides, int32_t dtype, int32_t device_index,
+                             cudaStream_t stream);
 // New handle sharing src's storage and view (nullptr without memory).
 TensorObj* alias(const TensorObj* src);
 void destroy_tensor(TensorObj* t);

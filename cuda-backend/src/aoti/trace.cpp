@@ -24,8 +24,7 @@ bool trace_enabled() {
 
 double trace_clock_us() {
   static const auto t0 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-      .count();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 
 namespace {
@@ -69,13 +68,13 @@ std::string describe(const TensorObj* t) {
     std::snprintf(buf, sizeof(buf), "%p(NOT-LIVE)", static_cast<const void*>(t));
     return buf;
   }
-  std::snprintf(buf, sizeof(buf), "%p{st=%p base=%p nbytes=%zu own=%d refs=%lld dt=%d dev=%d off=%lld ",
-                static_cast<const void*>(t), static_cast<const void*>(t->storage),
-                t->storage ? t->storage->data : nullptr,
-                t->storage ? t->storage->nbytes : size_t{0},
-                t->storage ? int(t->storage->owned) : -1,
-                t->storage ? static_cast<long long>(t->storage->refs.load()) : -1LL, t->dtype,
-                t->device_type, static_cast<long long>(t->offset));
+  std::snprintf(
+      buf, sizeof(buf), "%p{st=%p base=%p nbytes=%zu own=%d refs=%lld dt=%d dev=%d off=%lld ",
+      static_cast<const void*>(t), static_cast<const void*>(t->storage),
+      t->storage ? t->storage->data : nullptr, t->storage ? t->storage->nbytes : size_t{0},
+      t->storage ? int(t->storage->owned) : -1,
+      t->storage ? static_cast<long long>(t->storage->refs.load()) : -1LL, t->dtype, t->device_type,
+      static_cast<long long>(t->offset));
   return std::string(buf) + "sz=" + ints(t->sizes) + " str=" + ints(t->strides) + "}";
 }
 

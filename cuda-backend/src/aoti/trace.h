@@ -28,12 +28,12 @@ bool trace_is_live(const TensorObj* t);
 } // namespace backends
 } // namespace executorch
 
-#define AOTI_TRACE(...)                                                       \
-  do {                                                                         \
-    if (::executorch::backends::cuda::aoti::trace_enabled()) {                 \
-      std::fprintf(stderr, "[aoti-trace %12.1f us] ",                          \
-                   ::executorch::backends::cuda::aoti::trace_clock_us());       \
-      std::fprintf(stderr, __VA_ARGS__);                                       \
-      std::fputc('\n', stderr);                                                \
-    }                                                                          \
+#define AOTI_TRACE(...)                                                   \
+  do {                                                                    \
+    if (::executorch::backends::cuda::aoti::trace_enabled()) {            \
+      std::fprintf(stderr, "[aoti-trace %12.1f us] ",                     \
+                   ::executorch::backends::cuda::aoti::trace_clock_us()); \
+      std::fprintf(stderr, __VA_ARGS__);                                  \
+      std::fputc('\n', stderr);                                           \
+    }                                                                     \
   } while (0)

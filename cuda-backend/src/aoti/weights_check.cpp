@@ -40,17 +40,15 @@ Error check_weights_blob(const std::vector<ConstantInfo>& constants, size_t blob
     ET_CHECK_OR_RETURN_ERROR(c.data_size % elem == 0, InvalidExternalData,
                              "CudaBackend[%s]: constant %zu '%s' is %llu bytes, not a whole "
                              "number of %zu-byte elements (dtype %d)",
-                             label, i, c.name.c_str(),
-                             static_cast<unsigned long long>(c.data_size), elem,
-                             static_cast<int>(c.dtype));
+                             label, i, c.name.c_str(), static_cast<unsigned long long>(c.data_size),
+                             elem, static_cast<int>(c.dtype));
     uint64_t end = 0;
     const bool fits = add_checked(packed, c.data_size, &end) && end <= blob_size;
     ET_CHECK_OR_RETURN_ERROR(fits, InvalidExternalData,
                              "CudaBackend[%s]: constant %zu '%s' (%llu bytes at offset %llu) "
                              "runs past the end of the %zu-byte weights blob: the .ptd was "
                              "not written for this model",
-                             label, i, c.name.c_str(),
-                             static_cast<unsigned long long>(c.data_size),
+                             label, i, c.name.c_str(), static_cast<unsigned long long>(c.data_size),
                              static_cast<unsigned long long>(packed), blob_size);
     packed = end;
     // The padded total is at most data_size + 63 per constant: no overflow

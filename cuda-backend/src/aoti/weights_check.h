@@ -19,10 +19,10 @@ namespace aoti {
 // One constant as the model's container reports it.
 struct ConstantInfo {
   std::string name;
-  int32_t dtype = 0;       // c10 code
-  uint64_t data_size = 0;  // bytes it takes in the blob
-  bool from_folded = false;  // made by constant folding: not in the blob
-  std::string fqn;           // original FQN ("" when the model has none)
+  int32_t dtype = 0;        // c10 code
+  uint64_t data_size = 0;   // bytes it takes in the blob
+  bool from_folded = false; // made by constant folding: not in the blob
+  std::string fqn;          // original FQN ("" when the model has none)
 };
 
 // The blob holds the non-folded constants back to back in table order, each
@@ -31,8 +31,8 @@ struct ConstantInfo {
 // every constant has a known dtype and a whole number of elements;
 // InvalidExternalData otherwise, with one log line naming the first
 // constant that does not fit (or the sizes when the blob is too long).
-runtime::Error check_weights_blob(const std::vector<ConstantInfo>& constants,
-                                  size_t blob_size, const char* label);
+runtime::Error check_weights_blob(const std::vector<ConstantInfo>& constants, size_t blob_size,
+                                  const char* label);
 
 } // namespace aoti
 } // namespace cuda

@@ -15,8 +15,8 @@ double scalar_value(const ScalarArg& s) { return s.is_float ? s.d : static_cast<
 
 // Applies f to a floating self into an out of the same dtype.
 template <typename F>
-void same_float_map(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
-                    Tensor& out, F f) {
+void same_float_map(KernelRuntimeContext& ctx, const char* name, const Tensor& self, Tensor& out,
+                    F f) {
   if (!require_floating(ctx, self, name) || !require_same_dtype(ctx, self, out, name)) return;
   const ScalarType t = self.scalar_type();
   const void* ip = self.const_data_ptr();
@@ -38,11 +38,9 @@ void elu_out(KernelRuntimeContext& ctx, Args args) {
   }
   Tensor* out = get_tensor(ctx, args, 4, name);
   if (out == nullptr) return;
-  const double a = scalar_value(alpha), s = scalar_value(scale),
-               is = scalar_value(input_scale);
-  same_float_map(ctx, name, *self, *out, [=](double x) {
-    return x > 0 ? s * x : s * a * std::expm1(x * is);
-  });
+  const double a = scalar_value(alpha), s = scalar_value(scale), is = scalar_value(input_scale);
+  same_float_map(ctx, name, *self, *out,
+                 [=](double x) { return x > 0 ? s * x : s * a * std::expm1(x * is); });
 }
 
 // leaky_relu.out(self, Scalar negative_slope=0.01, *, out)

@@ -25,12 +25,12 @@ struct ArithFns {
 
 // Computes out = f(self, other) in `common` (swapped: f(other, self)).
 void run_arith(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
-               const BinaryOperand& other, Tensor& out, ScalarType common,
-               const ArithFns& fns, bool swapped = false) {
+               const BinaryOperand& other, Tensor& out, ScalarType common, const ArithFns& fns,
+               bool swapped = false) {
   if (!require_can_cast(ctx, common, out.scalar_type(), name)) return;
   const ValueReader a(self, common);
-  const ValueReader b = other.t != nullptr ? ValueReader(*other.t, common)
-                                           : ValueReader(other.s, common);
+  const ValueReader b =
+      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
   const ScalarType ot = out.scalar_type();
   void* op = out.mutable_data_ptr();
   if (isFloatingType(common)) {
@@ -121,8 +121,14 @@ double max_d(double a, double b, ScalarType) {
 double min_d(double a, double b, ScalarType) {
   return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
 }
-bool max_i(int64_t a, int64_t b, int64_t* r) { *r = a > b ? a : b; return true; }
-bool min_i(int64_t a, int64_t b, int64_t* r) { *r = a < b ? a : b; return true; }
+bool max_i(int64_t a, int64_t b, int64_t* r) {
+  *r = a > b ? a : b;
+  return true;
+}
+bool min_i(int64_t a, int64_t b, int64_t* r) {
+  *r = a < b ? a : b;
+  return true;
+}
 
 const ArithFns kPow{[](double a, double b, ScalarType) { return std::pow(a, b); }, ipow};
 const ArithFns kRemainder{mod_d, mod_i};
@@ -133,8 +139,7 @@ const ArithFns kTruncDiv{
 const ArithFns kTrueDiv{[](double a, double b, ScalarType) { return a / b; }, nullptr};
 const ArithFns kMaximum{max_d, max_i};
 const ArithFns kMinimum{min_d, min_i};
-const ArithFns kAtan2{[](double a, double b, ScalarType) { return std::atan2(a, b); },
-                      nullptr};
+const ArithFns kAtan2{[](double a, double b, ScalarType) { return std::atan2(a, b); }, nullptr};
 
 // op(self, other, *, out) -> out for an op computed in the promoted dtype;
 // bool is rejected unless allow_bool.
@@ -237,13 +242,13 @@ void rsub_scalar_out(KernelRuntimeContext& ctx, Args args) {
   });
 }
 
-#define PK_ARITH(fn, opname, fns, allow_bool)                                        \
-  void fn(KernelRuntimeContext& ctx, Args args) {                                  \
-    arith_op(ctx, args, "aten::" opname, false, fns, allow_bool);                  \
+#define PK_ARITH(fn, opname, fns, allow_bool)                     \
+  void fn(KernelRuntimeContext& ctx, Args args) {                 \
+    arith_op(ctx, args, "aten::" opname, false, fns, allow_bool); \
   }
-#define PK_ARITH_SCALAR(fn, opname, fns, allow_bool)                                 \
-  void fn(KernelRuntimeContext& ctx, Args args) {                                  \
-    arith_op(ctx, args, "aten::" opname, true, fns, allow_bool);                   \
+#define PK_ARITH_SCALAR(fn, opname, fns, allow_bool)             \
+  void fn(KernelRuntimeContext& ctx, Args args) {                \
+    arith_op(ctx, args, "aten::" opname, true, fns, allow_bool); \
   }
 PK_ARITH(pow_tensor_tensor_out, "pow.Tensor_Tensor_out", kPow, false)
 PK_ARITH_SCALAR(pow_tensor_scalar_out, "pow.Tensor_Scalar_out", kPow, false)

@@ -12,10 +12,14 @@ enum class BinOp { Add, Sub, Mul, Div };
 
 const char* op_name(BinOp op, bool scalar) {
   switch (op) {
-    case BinOp::Add: return scalar ? "aten::add.Scalar_out" : "aten::add.out";
-    case BinOp::Sub: return scalar ? "aten::sub.Scalar_out" : "aten::sub.out";
-    case BinOp::Mul: return scalar ? "aten::mul.Scalar_out" : "aten::mul.out";
-    case BinOp::Div: return scalar ? "aten::div.Scalar_out" : "aten::div.out";
+    case BinOp::Add:
+      return scalar ? "aten::add.Scalar_out" : "aten::add.out";
+    case BinOp::Sub:
+      return scalar ? "aten::sub.Scalar_out" : "aten::sub.out";
+    case BinOp::Mul:
+      return scalar ? "aten::mul.Scalar_out" : "aten::mul.out";
+    case BinOp::Div:
+      return scalar ? "aten::div.Scalar_out" : "aten::div.out";
   }
   return "?";
 }
@@ -24,8 +28,8 @@ using Operand = BinaryOperand;
 
 // The dtype add/sub/mul/div compute in; Undefined (context failed) when
 // the operands cannot be combined.
-ScalarType compute_type(KernelRuntimeContext& ctx, BinOp op, const Tensor& a,
-                        const Operand& b, const ScalarArg& alpha, const char* name) {
+ScalarType compute_type(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Operand& b,
+                        const ScalarArg& alpha, const char* name) {
   ScalarType common = binary_result_type(a, b);
   if (common == ScalarType::Undefined) {
     PK_FAIL(ctx, name, "cannot promote the operand dtypes");
@@ -86,10 +90,14 @@ bool float_same_shape(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, cons
 
 double apply_d(BinOp op, double x, double y, double al) {
   switch (op) {
-    case BinOp::Add: return x + al * y;
-    case BinOp::Sub: return x - al * y;
-    case BinOp::Mul: return x * y;
-    case BinOp::Div: return x / y;
+    case BinOp::Add:
+      return x + al * y;
+    case BinOp::Sub:
+      return x - al * y;
+    case BinOp::Mul:
+      return x * y;
+    case BinOp::Div:
+      return x / y;
   }
   return 0;
 }
@@ -98,9 +106,12 @@ int64_t apply_i(BinOp op, int64_t x, int64_t y, int64_t al, bool is_bool) {
   switch (op) {
     case BinOp::Add:
       return is_bool ? ((x != 0) || (al != 0 && y != 0)) : wrap_add(x, wrap_mul(al, y));
-    case BinOp::Sub: return wrap_sub(x, wrap_mul(al, y));
-    case BinOp::Mul: return is_bool ? ((x != 0) && (y != 0)) : wrap_mul(x, y);
-    case BinOp::Div: break;  // always floating
+    case BinOp::Sub:
+      return wrap_sub(x, wrap_mul(al, y));
+    case BinOp::Mul:
+      return is_bool ? ((x != 0) && (y != 0)) : wrap_mul(x, y);
+    case BinOp::Div:
+      break; // always floating
   }
   return 0;
 }
@@ -110,8 +121,7 @@ int64_t apply_i(BinOp op, int64_t x, int64_t y, int64_t al, bool is_bool) {
 void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Operand& b,
                 const ScalarArg& alpha, Tensor& out, const char* name) {
   const ScalarType common = compute_type(ctx, op, a, b, alpha, name);
-  if (common == ScalarType::Undefined ||
-      !require_can_cast(ctx, common, out.scalar_type(), name) ||
+  if (common == ScalarType::Undefined || !require_can_cast(ctx, common, out.scalar_type(), name) ||
       float_same_shape(ctx, op, a, b, alpha.d, out, name)) {
     return;
   }
@@ -200,9 +210,13 @@ void scalar_op(KernelRuntimeContext& ctx, Args args, BinOp op) {
 } // namespace
 
 void add_out(KernelRuntimeContext& ctx, Args args) { tensor_op_alpha(ctx, args, BinOp::Add); }
-void add_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op_alpha(ctx, args, BinOp::Add); }
+void add_scalar_out(KernelRuntimeContext& ctx, Args args) {
+  scalar_op_alpha(ctx, args, BinOp::Add);
+}
 void sub_out(KernelRuntimeContext& ctx, Args args) { tensor_op_alpha(ctx, args, BinOp::Sub); }
-void sub_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op_alpha(ctx, args, BinOp::Sub); }
+void sub_scalar_out(KernelRuntimeContext& ctx, Args args) {
+  scalar_op_alpha(ctx, args, BinOp::Sub);
+}
 void mul_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp::Mul); }
 void mul_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op(ctx, args, BinOp::Mul); }
 void div_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp::Div); }

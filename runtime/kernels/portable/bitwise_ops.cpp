@@ -33,10 +33,14 @@ int64_t shift(Bit bit, ScalarType t, int64_t a, int64_t b) {
 
 int64_t apply(Bit bit, ScalarType t, int64_t u, int64_t v) {
   switch (bit) {
-    case Bit::And: return u & v;
-    case Bit::Or: return u | v;
-    case Bit::Xor: return u ^ v;
-    default: return shift(bit, t, u, v);
+    case Bit::And:
+      return u & v;
+    case Bit::Or:
+      return u | v;
+    case Bit::Xor:
+      return u ^ v;
+    default:
+      return shift(bit, t, u, v);
   }
 }
 
@@ -56,8 +60,8 @@ void bitwise_binary(KernelRuntimeContext& ctx, Args args, const char* name, Bit 
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b = other.t != nullptr ? ValueReader(*other.t, common)
-                                           : ValueReader(other.s, common);
+  const ValueReader b =
+      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   for_each_binary(ctx, name, *self, other, *out, [&](int64_t x, int64_t y, int64_t o) {
@@ -83,12 +87,12 @@ void bitwise_not_out(KernelRuntimeContext& ctx, Args args) {
   });
 }
 
-#define PK_BITWISE(fn, bit, opname)                                                   \
-  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                      \
-    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false);      \
-  }                                                                                 \
-  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                      \
-    bitwise_binary(ctx, args, "aten::" opname ".Scalar_out", Bit::bit, true);       \
+#define PK_BITWISE(fn, bit, opname)                                            \
+  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                 \
+    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false); \
+  }                                                                            \
+  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                 \
+    bitwise_binary(ctx, args, "aten::" opname ".Scalar_out", Bit::bit, true);  \
   }
 
 PK_BITWISE(bitwise_and, And, "bitwise_and")
@@ -96,12 +100,12 @@ PK_BITWISE(bitwise_or, Or, "bitwise_or")
 PK_BITWISE(bitwise_xor, Xor, "bitwise_xor")
 #undef PK_BITWISE
 
-#define PK_SHIFT(fn, bit, opname)                                                         \
-  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                          \
-    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false);          \
-  }                                                                                     \
-  void fn##_tensor_scalar_out(KernelRuntimeContext& ctx, Args args) {                   \
-    bitwise_binary(ctx, args, "aten::" opname ".Tensor_Scalar_out", Bit::bit, true);    \
+#define PK_SHIFT(fn, bit, opname)                                                    \
+  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                       \
+    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false);       \
+  }                                                                                  \
+  void fn##_tensor_scalar_out(KernelRuntimeContext& ctx, Args args) {                \
+    bitwise_binary(ctx, args, "aten::" opname ".Tensor_Scalar_out", Bit::bit, true); \
   }
 PK_SHIFT(left_shift, Shl, "bitwise_left_shift")
 PK_SHIFT(right_shift, Shr, "bitwise_right_shift")
@@ -124,8 +128,7 @@ const Kernel kBitwiseKernels[] = {
 } // namespace
 
 Span<const Kernel> bitwise_kernels() {
-  return Span<const Kernel>(kBitwiseKernels,
-                            sizeof(kBitwiseKernels) / sizeof(kBitwiseKernels[0]));
+  return Span<const Kernel>(kBitwiseKernels, sizeof(kBitwiseKernels) / sizeof(kBitwiseKernels[0]));
 }
 
 } // namespace portable

@@ -30,7 +30,7 @@ bool bound_fits(ScalarType t, const ScalarArg& s) {
   const double v = s.is_float ? s.d : static_cast<double>(s.i);
   if (isFloatingType(t)) {
     if (!std::isfinite(v)) return true;
-    const double hi = t == ScalarType::Half ? 65504.0
+    const double hi = t == ScalarType::Half     ? 65504.0
                       : t == ScalarType::Double ? std::numeric_limits<double>::max()
                                                 : std::numeric_limits<float>::max();
     return v >= -hi && v <= hi;
@@ -40,9 +40,9 @@ bool bound_fits(ScalarType t, const ScalarArg& s) {
 }
 
 // Clamps self into out with bounds given as scalar readers.
-void clamp_scalars(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
-                   Tensor& out, ScalarType common, bool has_lo, const ScalarArg& lo,
-                   bool has_hi, const ScalarArg& hi) {
+void clamp_scalars(KernelRuntimeContext& ctx, const char* name, const Tensor& self, Tensor& out,
+                   ScalarType common, bool has_lo, const ScalarArg& lo, bool has_hi,
+                   const ScalarArg& hi) {
   const ValueReader in(self, common), rlo(lo, common), rhi(hi, common);
   const ScalarType ot = out.scalar_type();
   void* op = out.mutable_data_ptr();

@@ -14,12 +14,18 @@ enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 template <typename T>
 bool compare(Cmp c, T a, T b) {
   switch (c) {
-    case Cmp::Eq: return a == b;
-    case Cmp::Ne: return a != b;
-    case Cmp::Lt: return a < b;
-    case Cmp::Le: return a <= b;
-    case Cmp::Gt: return a > b;
-    case Cmp::Ge: return a >= b;
+    case Cmp::Eq:
+      return a == b;
+    case Cmp::Ne:
+      return a != b;
+    case Cmp::Lt:
+      return a < b;
+    case Cmp::Le:
+      return a <= b;
+    case Cmp::Gt:
+      return a > b;
+    case Cmp::Ge:
+      return a >= b;
   }
   return false;
 }
@@ -36,8 +42,8 @@ void comparison_op(KernelRuntimeContext& ctx, Args args, const char* name, Cmp c
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b = other.t != nullptr ? ValueReader(*other.t, common)
-                                           : ValueReader(other.s, common);
+  const ValueReader b =
+      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   if (isFloatingType(common)) {
@@ -51,12 +57,12 @@ void comparison_op(KernelRuntimeContext& ctx, Args args, const char* name, Cmp c
   }
 }
 
-#define PK_COMPARISON(fn, cmp, opname)                                           \
-  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                 \
-    comparison_op(ctx, args, "aten::" opname ".Tensor_out", Cmp::cmp, false);  \
-  }                                                                            \
-  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                 \
-    comparison_op(ctx, args, "aten::" opname ".Scalar_out", Cmp::cmp, true);   \
+#define PK_COMPARISON(fn, cmp, opname)                                        \
+  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                \
+    comparison_op(ctx, args, "aten::" opname ".Tensor_out", Cmp::cmp, false); \
+  }                                                                           \
+  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                \
+    comparison_op(ctx, args, "aten::" opname ".Scalar_out", Cmp::cmp, true);  \
   }
 
 PK_COMPARISON(eq, Eq, "eq")
@@ -68,18 +74,12 @@ PK_COMPARISON(ge, Ge, "ge")
 #undef PK_COMPARISON
 
 const Kernel kComparisonKernels[] = {
-    Kernel("aten::eq.Tensor_out", eq_tensor_out),
-    Kernel("aten::eq.Scalar_out", eq_scalar_out),
-    Kernel("aten::ne.Tensor_out", ne_tensor_out),
-    Kernel("aten::ne.Scalar_out", ne_scalar_out),
-    Kernel("aten::lt.Tensor_out", lt_tensor_out),
-    Kernel("aten::lt.Scalar_out", lt_scalar_out),
-    Kernel("aten::le.Tensor_out", le_tensor_out),
-    Kernel("aten::le.Scalar_out", le_scalar_out),
-    Kernel("aten::gt.Tensor_out", gt_tensor_out),
-    Kernel("aten::gt.Scalar_out", gt_scalar_out),
-    Kernel("aten::ge.Tensor_out", ge_tensor_out),
-    Kernel("aten::ge.Scalar_out", ge_scalar_out),
+    Kernel("aten::eq.Tensor_out", eq_tensor_out), Kernel("aten::eq.Scalar_out", eq_scalar_out),
+    Kernel("aten::ne.Tensor_out", ne_tensor_out), Kernel("aten::ne.Scalar_out", ne_scalar_out),
+    Kernel("aten::lt.Tensor_out", lt_tensor_out), Kernel("aten::lt.Scalar_out", lt_scalar_out),
+    Kernel("aten::le.Tensor_out", le_tensor_out), Kernel("aten::le.Scalar_out", le_scalar_out),
+    Kernel("aten::gt.Tensor_out", gt_tensor_out), Kernel("aten::gt.Scalar_out", gt_scalar_out),
+    Kernel("aten::ge.Tensor_out", ge_tensor_out), Kernel("aten::ge.Scalar_out", ge_scalar_out),
 };
 
 } // namespace

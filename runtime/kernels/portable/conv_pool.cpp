@@ -88,8 +88,8 @@ void convolution_out(KernelRuntimeContext& ctx, Args args) {
   const int64_t KH = spatial == 2 ? w->size(2) : 1, KW = w->size(rank - 1);
   if (groups <= 0 || C % groups != 0 || OC % groups != 0 || ICg != C / groups) {
     PK_FAIL(ctx, name, "channels (%lld in, %lld out, %lld per group) do not fit %lld groups",
-            static_cast<long long>(C), static_cast<long long>(OC),
-            static_cast<long long>(ICg), static_cast<long long>(groups));
+            static_cast<long long>(C), static_cast<long long>(OC), static_cast<long long>(ICg),
+            static_cast<long long>(groups));
     return;
   }
   if (sh <= 0 || sw <= 0 || dh <= 0 || dw <= 0 || ph < 0 || pw < 0) {
@@ -125,7 +125,8 @@ void convolution_out(KernelRuntimeContext& ctx, Args args) {
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t oc = 0; oc < OC; ++oc) {
       const int64_t g = oc / OCg;
-      const double b = bias != nullptr ? load_d(t, bias->const_data_ptr(), static_cast<size_t>(oc)) : 0.0;
+      const double b =
+          bias != nullptr ? load_d(t, bias->const_data_ptr(), static_cast<size_t>(oc)) : 0.0;
       for (int64_t oh = 0; oh < OH; ++oh) {
         for (int64_t ow = 0; ow < OW; ++ow) {
           double acc = 0;

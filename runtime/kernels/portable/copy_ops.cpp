@@ -10,8 +10,7 @@ namespace portable {
 namespace {
 
 // dst (of self's shape) = src broadcast to that shape, dtype-converted.
-bool broadcast_copy(KernelRuntimeContext& ctx, const char* name, const Tensor& src,
-                    Tensor& dst) {
+bool broadcast_copy(KernelRuntimeContext& ctx, const char* name, const Tensor& src, Tensor& dst) {
   Shape check;
   if (!broadcast_shape(src.sizes(), dst.sizes(), &check) || check.n != dst.dim() ||
       check.numel() != dst.numel()) {
@@ -106,8 +105,8 @@ void split_with_sizes_copy_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   if (self->dim() == 0 || outs.size() != sizes.n) {
-    PK_FAIL(ctx, name, "%zu split sizes for %zu outputs (self of rank %zd)", sizes.n,
-            outs.size(), static_cast<ssize_t>(self->dim()));
+    PK_FAIL(ctx, name, "%zu split sizes for %zu outputs (self of rank %zd)", sizes.n, outs.size(),
+            static_cast<ssize_t>(self->dim()));
     return;
   }
   int64_t total = 0;

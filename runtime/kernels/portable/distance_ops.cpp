@@ -68,7 +68,7 @@ void pdist_forward_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   const int64_t n = self->size(0), m = self->size(1);
-  const int64_t pairs = n * (n - 1) / 2;  // n < 2^31: no overflow
+  const int64_t pairs = n * (n - 1) / 2; // n < 2^31: no overflow
   const SizesType size = static_cast<SizesType>(pairs);
   if (pairs > INT32_MAX || !resize_out(ctx, *out, ArrayRef<SizesType>(&size, 1), name)) return;
   const ScalarType t = self->scalar_type();
@@ -85,8 +85,8 @@ void pdist_forward_out(KernelRuntimeContext& ctx, Args args) {
 
 // Checks x1 [..., P, M] and x2 [..., R, M] and gives out's shape
 // [broadcast(...), P, R].
-bool cdist_shape(KernelRuntimeContext& ctx, const Tensor& x1, const Tensor& x2,
-                 const char* name, Shape* s) {
+bool cdist_shape(KernelRuntimeContext& ctx, const Tensor& x1, const Tensor& x2, const char* name,
+                 Shape* s) {
   if (x1.dim() < 2 || x2.dim() < 2 || x1.size(x1.dim() - 1) != x2.size(x2.dim() - 1)) {
     PK_FAIL(ctx, name, "x1 and x2 must be [..., P, M] and [..., R, M]");
     return false;

@@ -67,8 +67,7 @@ const Kernel kDropoutKernels[] = {
 } // namespace
 
 Span<const Kernel> dropout_kernels() {
-  return Span<const Kernel>(kDropoutKernels,
-                            sizeof(kDropoutKernels) / sizeof(kDropoutKernels[0]));
+  return Span<const Kernel>(kDropoutKernels, sizeof(kDropoutKernels) / sizeof(kDropoutKernels[0]));
 }
 
 } // namespace portable

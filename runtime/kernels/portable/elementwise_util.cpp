@@ -46,8 +46,8 @@ ScalarType promote_with_scalar(ScalarType t, const ScalarArg& s) {
   return t == ScalarType::Bool ? ScalarType::Long : t;
 }
 
-bool get_binary_args(KernelRuntimeContext& ctx, Args args, const char* name,
-                     bool scalar_other, Tensor** self, BinaryOperand* other, Tensor** out) {
+bool get_binary_args(KernelRuntimeContext& ctx, Args args, const char* name, bool scalar_other,
+                     Tensor** self, BinaryOperand* other, Tensor** out) {
   if (!check_nargs(ctx, args, 4, name)) return false;
   *self = get_tensor(ctx, args, 0, name);
   if (*self == nullptr) return false;
@@ -67,11 +67,10 @@ ScalarType binary_result_type(const Tensor& self, const BinaryOperand& other) {
   return promote_with_scalar(self.scalar_type(), other.s);
 }
 
-bool require_can_cast(KernelRuntimeContext& ctx, ScalarType from, ScalarType to,
-                      const char* name) {
+bool require_can_cast(KernelRuntimeContext& ctx, ScalarType from, ScalarType to, const char* name) {
   if (from == ScalarType::Undefined || !canCast(from, to)) {
-    PK_FAIL(ctx, name, "a %s result cannot be written to an output of dtype %s",
-            toString(from), toString(to));
+    PK_FAIL(ctx, name, "a %s result cannot be written to an output of dtype %s", toString(from),
+            toString(to));
     return false;
   }
   return true;

@@ -43,22 +43,32 @@ ScalarType promote_with_scalar(ScalarType t, const ScalarArg& s);
 // v rounded to the precision of the floating dtype t (Double: unchanged).
 inline double round_to(ScalarType t, double v) {
   switch (t) {
-    case ScalarType::Float: return static_cast<float>(v);
-    case ScalarType::Half: return float(Half(static_cast<float>(v)));
-    case ScalarType::BFloat16: return float(BFloat16(static_cast<float>(v)));
-    default: return v;
+    case ScalarType::Float:
+      return static_cast<float>(v);
+    case ScalarType::Half:
+      return float(Half(static_cast<float>(v)));
+    case ScalarType::BFloat16:
+      return float(BFloat16(static_cast<float>(v)));
+    default:
+      return v;
   }
 }
 
 // v narrowed to the integer dtype t as a C cast would (wrapping).
 inline int64_t wrap_to(ScalarType t, int64_t v) {
   switch (t) {
-    case ScalarType::Byte: return static_cast<uint8_t>(v);
-    case ScalarType::Char: return static_cast<int8_t>(v);
-    case ScalarType::Short: return static_cast<int16_t>(v);
-    case ScalarType::Int: return static_cast<int32_t>(v);
-    case ScalarType::Bool: return v != 0 ? 1 : 0;
-    default: return v;
+    case ScalarType::Byte:
+      return static_cast<uint8_t>(v);
+    case ScalarType::Char:
+      return static_cast<int8_t>(v);
+    case ScalarType::Short:
+      return static_cast<int16_t>(v);
+    case ScalarType::Int:
+      return static_cast<int32_t>(v);
+    case ScalarType::Bool:
+      return v != 0 ? 1 : 0;
+    default:
+      return v;
   }
 }
 
@@ -96,8 +106,8 @@ struct BinaryOperand {
 
 // Reads op(self, other, *, out) laid out as (self, other, out, ret): other
 // is a tensor or, with scalar_other, a Scalar.
-bool get_binary_args(KernelRuntimeContext& ctx, Args args, const char* name,
-                     bool scalar_other, Tensor** self, BinaryOperand* other, Tensor** out);
+bool get_binary_args(KernelRuntimeContext& ctx, Args args, const char* name, bool scalar_other,
+                     Tensor** self, BinaryOperand* other, Tensor** out);
 
 // ATen's result dtype of self and other (promoteTypes, or the scalar rule);
 // Undefined when they do not promote.
@@ -127,19 +137,17 @@ bool for_each_binary(KernelRuntimeContext& ctx, const char* name, const Tensor& 
 
 // Plans op(self) into out (same shape) and calls f(off_self, off_out).
 template <typename F>
-bool for_each_unary(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
-                    Tensor& out, F f) {
+bool for_each_unary(KernelRuntimeContext& ctx, const char* name, const Tensor& self, Tensor& out,
+                    F f) {
   ElemPlan<2> p;
   const Tensor* ins[1] = {&self};
   if (!plan_elementwise(ctx, name, ins, out, &p)) return false;
-  for_each_broadcast<2>(p.shape, p.strides,
-                        [&](size_t, const int64_t* o) { f(o[0], o[1]); });
+  for_each_broadcast<2>(p.shape, p.strides, [&](size_t, const int64_t* o) { f(o[0], o[1]); });
   return true;
 }
 
 // Fails unless `from` can be written into an out of dtype `to` (canCast).
-bool require_can_cast(KernelRuntimeContext& ctx, ScalarType from, ScalarType to,
-                      const char* name);
+bool require_can_cast(KernelRuntimeContext& ctx, ScalarType from, ScalarType to, const char* name);
 
 } // namespace portable
 } // namespace runtime

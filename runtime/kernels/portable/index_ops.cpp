@@ -152,8 +152,8 @@ void index_select_out(KernelRuntimeContext& ctx, Args args) {
       return;
     }
     const int64_t src_off = scalar_self ? 0 : v * istr[dim];
-    char* dst = static_cast<char*>(out->mutable_data_ptr()) +
-                (scalar_self ? 0 : i * ostr[dim] * es);
+    char* dst =
+        static_cast<char*>(out->mutable_data_ptr()) + (scalar_self ? 0 : i * ostr[dim] * es);
     strided_copy(self->scalar_type(), self->const_data_ptr(), src_off, istr, out->scalar_type(),
                  dst, ostr, slice);
   }

@@ -57,7 +57,7 @@ bool add_mask(KernelRuntimeContext& ctx, const char* name, const Tensor& self, c
     s.coords = coords;
     s.col = j;
     s.cols = k;
-    s.strides[0] = nnz;  // the source's length until strides are set
+    s.strides[0] = nnz; // the source's length until strides are set
     ix->source_of[d + j] = ix->n_sources++;
   }
   return true;
@@ -155,8 +155,8 @@ bool layout_result(KernelRuntimeContext& ctx, const char* name, const Tensor& se
   for (int d = 0; d < ix->self_rank; ++d) {
     if (ix->source_of[d] >= 0) continue;
     const bool before = adjacent && first >= 0 && d < first;
-    const int pos = before ? d : (adjacent && first >= 0 ? d - indexed + ix->b.n
-                                                         : ix->b.n + next++);
+    const int pos =
+        before ? d : (adjacent && first >= 0 ? d - indexed + ix->b.n : ix->b.n + next++);
     ix->result_pos[d] = pos;
     r.s[pos] = self.size(d);
   }

@@ -18,18 +18,18 @@ struct AdvancedIndex {
   // Per indexed source (a position tensor, or one column of a mask's
   // coordinates): where its values are and its strides over B.
   struct Source {
-    const Tensor* t = nullptr;         // positions, or null for mask coordinates
-    const int64_t* coords = nullptr;   // mask coordinates, row-major (nnz x cols)
+    const Tensor* t = nullptr;       // positions, or null for mask coordinates
+    const int64_t* coords = nullptr; // mask coordinates, row-major (nnz x cols)
     int64_t col = 0, cols = 1;
     int64_t strides[kMaxDim] = {};
   };
   int self_rank = 0;
   int source_of[kMaxDim] = {};  // per self dim: its source, or -1 (not indexed)
-  int result_pos[kMaxDim] = {};  // per self dim not indexed: its result dim
+  int result_pos[kMaxDim] = {}; // per self dim not indexed: its result dim
   Source sources[kMaxDim];
   int n_sources = 0;
-  Shape b;       // the broadcast index shape
-  int b_first = 0;  // the result dim where B starts
+  Shape b;         // the broadcast index shape
+  int b_first = 0; // the result dim where B starts
   Shape result;
 };
 

@@ -18,8 +18,8 @@ bool check_nargs(KernelRuntimeContext& ctx, Args args, size_t n, const char* op)
   return true;
 }
 
-bool check_nargs_multi_out(KernelRuntimeContext& ctx, Args args, size_t n_in,
-                           size_t n_out, const char* op) {
+bool check_nargs_multi_out(KernelRuntimeContext& ctx, Args args, size_t n_in, size_t n_out,
+                           const char* op) {
   if (!check_nargs(ctx, args, n_in + n_out + 1, op)) return false;
   const EValue* ret = args[n_in + n_out];
   if (!ret->isTensorList()) {
@@ -38,8 +38,7 @@ bool check_nargs_multi_out(KernelRuntimeContext& ctx, Args args, size_t n_in,
 Tensor* get_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op) {
   EValue* v = args[i];
   if (!v->isTensor()) {
-    PK_FAIL(ctx, op, "argument %zu must be a Tensor, got tag %s", i,
-            tag_to_string(v->tag));
+    PK_FAIL(ctx, op, "argument %zu must be a Tensor, got tag %s", i, tag_to_string(v->tag));
     return nullptr;
   }
   Tensor* t = &v->toTensor();
@@ -48,8 +47,7 @@ Tensor* get_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* o
     return nullptr;
   }
   if (!is_computable(t->scalar_type())) {
-    PK_FAIL(ctx, op, "argument %zu has unsupported dtype %s", i,
-            toString(t->scalar_type()));
+    PK_FAIL(ctx, op, "argument %zu has unsupported dtype %s", i, toString(t->scalar_type()));
     return nullptr;
   }
   if (t->numel() > 0 && t->const_data_ptr() == nullptr) {
@@ -59,8 +57,7 @@ Tensor* get_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* o
   return t;
 }
 
-bool get_opt_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                    Tensor** out) {
+bool get_opt_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, Tensor** out) {
   if (args[i]->isNone()) {
     *out = nullptr;
     return true;
@@ -69,19 +66,17 @@ bool get_opt_tensor(KernelRuntimeContext& ctx, Args args, size_t i, const char* 
   return *out != nullptr;
 }
 
-bool get_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-             int64_t* out) {
+bool get_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, int64_t* out) {
   if (!args[i]->isInt()) {
-    PK_FAIL(ctx, op, "argument %zu must be an Int, got tag %s", i,
-            tag_to_string(args[i]->tag));
+    PK_FAIL(ctx, op, "argument %zu must be an Int, got tag %s", i, tag_to_string(args[i]->tag));
     return false;
   }
   *out = args[i]->toInt();
   return true;
 }
 
-bool get_opt_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                 int64_t* out, bool* has) {
+bool get_opt_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, int64_t* out,
+                 bool* has) {
   if (args[i]->isNone()) {
     *has = false;
     return true;
@@ -90,19 +85,16 @@ bool get_opt_int(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
   return get_int(ctx, args, i, op, out);
 }
 
-bool get_bool(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-              bool* out) {
+bool get_bool(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, bool* out) {
   if (!args[i]->isBool()) {
-    PK_FAIL(ctx, op, "argument %zu must be a Bool, got tag %s", i,
-            tag_to_string(args[i]->tag));
+    PK_FAIL(ctx, op, "argument %zu must be a Bool, got tag %s", i, tag_to_string(args[i]->tag));
     return false;
   }
   *out = args[i]->toBool();
   return true;
 }
 
-bool get_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                double* out) {
+bool get_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, double* out) {
   if (args[i]->isDouble()) {
     *out = args[i]->toDouble();
     return true;
@@ -111,13 +103,11 @@ bool get_double(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
     *out = static_cast<double>(args[i]->toInt());
     return true;
   }
-  PK_FAIL(ctx, op, "argument %zu must be a Double, got tag %s", i,
-          tag_to_string(args[i]->tag));
+  PK_FAIL(ctx, op, "argument %zu must be a Double, got tag %s", i, tag_to_string(args[i]->tag));
   return false;
 }
 
-bool get_scalar(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                ScalarArg* out) {
+bool get_scalar(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, ScalarArg* out) {
   const EValue* v = args[i];
   if (v->isDouble()) {
     out->d = v->toDouble();
@@ -131,19 +121,16 @@ bool get_scalar(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
     out->d = static_cast<double>(out->i);
     out->is_bool = true;
   } else {
-    PK_FAIL(ctx, op, "argument %zu must be a Scalar, got tag %s", i,
-            tag_to_string(v->tag));
+    PK_FAIL(ctx, op, "argument %zu must be a Scalar, got tag %s", i, tag_to_string(v->tag));
     return false;
   }
   return true;
 }
 
-bool get_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                  IntList* out) {
+bool get_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, IntList* out) {
   const EValue* v = args[i];
   if (!v->isIntList()) {
-    PK_FAIL(ctx, op, "argument %zu must be an int list, got tag %s", i,
-            tag_to_string(v->tag));
+    PK_FAIL(ctx, op, "argument %zu must be an int list, got tag %s", i, tag_to_string(v->tag));
     return false;
   }
   ArrayRef<EValue*> w = v->payload.copyable_union.as_int_list.wrapped();
@@ -162,8 +149,8 @@ bool get_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op
   return true;
 }
 
-bool get_opt_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
-                      IntList* out, bool* has) {
+bool get_opt_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char* op, IntList* out,
+                      bool* has) {
   if (args[i]->isNone()) {
     *has = false;
     out->n = 0;
@@ -176,16 +163,14 @@ bool get_opt_int_list(KernelRuntimeContext& ctx, Args args, size_t i, const char
 bool get_string(KernelRuntimeContext& ctx, Args args, size_t i, const char* op,
                 std::string_view* out) {
   if (!args[i]->isString()) {
-    PK_FAIL(ctx, op, "argument %zu must be a String, got tag %s", i,
-            tag_to_string(args[i]->tag));
+    PK_FAIL(ctx, op, "argument %zu must be a String, got tag %s", i, tag_to_string(args[i]->tag));
     return false;
   }
   *out = args[i]->toString();
   return true;
 }
 
-bool norm_dim(KernelRuntimeContext& ctx, int64_t dim, int64_t rank, const char* op,
-              int64_t* out) {
+bool norm_dim(KernelRuntimeContext& ctx, int64_t dim, int64_t rank, const char* op, int64_t* out) {
   const int64_t r = rank == 0 ? 1 : rank;
   if (dim < -r || dim >= r) {
     PK_FAIL(ctx, op, "dim %lld out of range for rank %lld", static_cast<long long>(dim),
@@ -218,8 +203,7 @@ bool require_contiguous(KernelRuntimeContext& ctx, const Tensor& t, const char* 
   return true;
 }
 
-bool resize_out(KernelRuntimeContext& ctx, Tensor& out, ArrayRef<SizesType> sizes,
-                const char* op) {
+bool resize_out(KernelRuntimeContext& ctx, Tensor& out, ArrayRef<SizesType> sizes, const char* op) {
   if (static_cast<ssize_t>(sizes.size()) != out.dim()) {
     PK_FAIL(ctx, op, "output has rank %zd, expected %zu", static_cast<ssize_t>(out.dim()),
             sizes.size());
@@ -237,8 +221,7 @@ bool resize_out(KernelRuntimeContext& ctx, Tensor& out, ArrayRef<SizesType> size
   return true;
 }
 
-bool require_dtype_computable(KernelRuntimeContext& ctx, const Tensor& t,
-                              const char* op) {
+bool require_dtype_computable(KernelRuntimeContext& ctx, const Tensor& t, const char* op) {
   if (!is_computable(t.scalar_type())) {
     PK_FAIL(ctx, op, "unsupported dtype %s", toString(t.scalar_type()));
     return false;
@@ -304,9 +287,8 @@ namespace executorch {
 namespace runtime {
 namespace portable {
 
-void strided_copy(ScalarType st, const void* src, int64_t src_off,
-                  const int64_t* src_strides, ScalarType dt, void* dst,
-                  const int64_t* dst_strides, const Shape& sizes) {
+void strided_copy(ScalarType st, const void* src, int64_t src_off, const int64_t* src_strides,
+                  ScalarType dt, void* dst, const int64_t* dst_strides, const Shape& sizes) {
   const int64_t total = sizes.numel();
   if (total == 0) return;
   const size_t es = elementSizeOrZero(st);

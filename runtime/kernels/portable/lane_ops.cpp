@@ -12,7 +12,7 @@ namespace {
 // A dim's lanes: f(in_base, out_base) per lane; a lane has `length`
 // elements `in_step` (and, in out, `out_step`) apart.
 struct Lanes {
-  Shape outer;  // in's shape with 1 along dim
+  Shape outer; // in's shape with 1 along dim
   int64_t strides[2][kMaxDim] = {};
   int64_t length = 1, in_step = 0, out_step = 0;
 };
@@ -100,8 +100,9 @@ void cumsum_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   const ScalarType it = self->scalar_type(), ot = out->scalar_type();
-  const ScalarType want = has_dtype ? static_cast<ScalarType>(dtype)
-                          : isFloatingType(it) ? it : ScalarType::Long;
+  const ScalarType want = has_dtype            ? static_cast<ScalarType>(dtype)
+                          : isFloatingType(it) ? it
+                                               : ScalarType::Long;
   if (ot != want) {
     PK_FAIL(ctx, name, "the output dtype %s is not the result dtype %s", toString(ot),
             toString(want));

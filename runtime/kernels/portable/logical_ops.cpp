@@ -37,8 +37,7 @@ void logical_binary(KernelRuntimeContext& ctx, Args args, const char* name, Logi
   Tensor *self, *out;
   BinaryOperand other;
   if (!get_binary_args(ctx, args, name, false, &self, &other, &out)) return;
-  const ScalarType at = self->scalar_type(), bt = other.t->scalar_type(),
-                   ot = out->scalar_type();
+  const ScalarType at = self->scalar_type(), bt = other.t->scalar_type(), ot = out->scalar_type();
   const void* ap = self->const_data_ptr();
   const void* bp = other.t->const_data_ptr();
   void* op = out->mutable_data_ptr();
@@ -69,8 +68,7 @@ const Kernel kLogicalKernels[] = {
 } // namespace
 
 Span<const Kernel> logical_kernels() {
-  return Span<const Kernel>(kLogicalKernels,
-                            sizeof(kLogicalKernels) / sizeof(kLogicalKernels[0]));
+  return Span<const Kernel>(kLogicalKernels, sizeof(kLogicalKernels) / sizeof(kLogicalKernels[0]));
 }
 
 } // namespace portable

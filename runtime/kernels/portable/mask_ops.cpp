@@ -19,8 +19,8 @@ struct MaskPlan {
   int64_t strides[2][kMaxDim] = {};
 };
 
-bool plan_mask(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mask,
-               const char* name, MaskPlan* p) {
+bool plan_mask(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mask, const char* name,
+               MaskPlan* p) {
   if (mask.scalar_type() != ScalarType::Bool) {
     PK_FAIL(ctx, name, "the mask must be bool, got %s", toString(mask.scalar_type()));
     return false;
@@ -140,9 +140,8 @@ void nonzero_out(KernelRuntimeContext& ctx, Args args) {
                              : load_i(t, ip, static_cast<size_t>(off)) != 0;
   };
   int64_t n = 0;
-  for_each_broadcast<2>(p.shape, p.strides, [&](size_t, const int64_t* o) {
-    n += is_nonzero(o[0]) ? 1 : 0;
-  });
+  for_each_broadcast<2>(p.shape, p.strides,
+                        [&](size_t, const int64_t* o) { n += is_nonzero(o[0]) ? 1 : 0; });
   const SizesType sizes[2] = {static_cast<SizesType>(n), static_cast<SizesType>(p.shape.n)};
   if (n > INT32_MAX || !resize_out(ctx, *out, ArrayRef<SizesType>(sizes, 2), name)) return;
   int64_t* op = out->mutable_data_ptr<int64_t>();

@@ -24,8 +24,8 @@ struct Acc<int64_t> {
 // read with strides (b_row, b_col) so linear can use the weight transposed.
 // bias (optional) is read at bias_off(i, j).
 template <typename T, typename BiasF>
-void gemm(int64_t batch, int64_t n, int64_t k, int64_t m, const T* a, const T* b,
-          int64_t b_row, int64_t b_col, T* c, double alpha, BiasF bias) {
+void gemm(int64_t batch, int64_t n, int64_t k, int64_t m, const T* a, const T* b, int64_t b_row,
+          int64_t b_col, T* c, double alpha, BiasF bias) {
   using A = typename Acc<T>::type;
   for (int64_t bi = 0; bi < batch; ++bi) {
     const T* ab = a + bi * n * k;
@@ -51,8 +51,8 @@ void gemm_int_exact(int64_t batch, int64_t n, int64_t k, int64_t m, const T* a, 
       for (int64_t j = 0; j < m; ++j) {
         int64_t acc = 0;
         for (int64_t p = 0; p < k; ++p) {
-          acc = wrap_add(acc, wrap_mul(a[bi * n * k + i * k + p],
-                                       b[bi * k * m + p * b_row + j * b_col]));
+          acc = wrap_add(
+              acc, wrap_mul(a[bi * n * k + i * k + p], b[bi * k * m + p * b_row + j * b_col]));
         }
         c[bi * n * m + i * m + j] = static_cast<T>(acc);
       }
@@ -76,9 +76,9 @@ bool mm_dtype_ok(KernelRuntimeContext& ctx, ScalarType t, const char* name) {
 }
 
 // Dispatches gemm over the supported dtypes; bias read through load_d.
-void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m,
-              const void* a, const void* b, int64_t b_row, int64_t b_col, void* c,
-              double alpha, double beta, const Tensor* bias, const int64_t* bstr) {
+void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m, const void* a,
+              const void* b, int64_t b_row, int64_t b_col, void* c, double alpha, double beta,
+              const Tensor* bias, const int64_t* bstr) {
   auto bias_fn = [&](int64_t i, int64_t j) -> double {
     if (bias == nullptr) return 0.0;
     return beta * load_d(bias->scalar_type(), bias->const_data_ptr(),
@@ -86,22 +86,21 @@ void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m,
   };
   switch (t) {
     case ScalarType::Float:
-      gemm(batch, n, k, m, static_cast<const float*>(a), static_cast<const float*>(b), b_row,
-           b_col, static_cast<float*>(c), alpha, bias_fn);
+      gemm(batch, n, k, m, static_cast<const float*>(a), static_cast<const float*>(b), b_row, b_col,
+           static_cast<float*>(c), alpha, bias_fn);
       break;
     case ScalarType::Double:
       gemm(batch, n, k, m, static_cast<const double*>(a), static_cast<const double*>(b), b_row,
            b_col, static_cast<double*>(c), alpha, bias_fn);
       break;
     case ScalarType::Half:
-      gemm(batch, n, k, m, static_cast<const Half*>(a), static_cast<const Half*>(b), b_row,
-           b_col, static_cast<Half*>(c), alpha, [&](int64_t i, int64_t j) -> double {
-             return static_cast<float>(bias_fn(i, j));
-           });
+      gemm(batch, n, k, m, static_cast<const Half*>(a), static_cast<const Half*>(b), b_row, b_col,
+           static_cast<Half*>(c), alpha,
+           [&](int64_t i, int64_t j) -> double { return static_cast<float>(bias_fn(i, j)); });
       break;
     case ScalarType::BFloat16:
-      gemm(batch, n, k, m, static_cast<const BFloat16*>(a), static_cast<const BFloat16*>(b),
-           b_row, b_col, static_cast<BFloat16*>(c), alpha, bias_fn);
+      gemm(batch, n, k, m, static_cast<const BFloat16*>(a), static_cast<const BFloat16*>(b), b_row,
+           b_col, static_cast<BFloat16*>(c), alpha, bias_fn);
       break;
     case ScalarType::Int:
     case ScalarType::Long: {
@@ -121,7 +120,7 @@ void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m,
           int64_t v = wrap_mul(al, load_i(t, c, idx));
           if (bias != nullptr) {
             v = wrap_add(v, wrap_mul(be, load_i(bias->scalar_type(), bias->const_data_ptr(),
-                                                 static_cast<size_t>(i * bstr[0] + j * bstr[1]))));
+                                                static_cast<size_t>(i * bstr[0] + j * bstr[1]))));
           }
           store_i(t, c, idx, v);
         }
@@ -166,8 +165,7 @@ void mm_out(KernelRuntimeContext& ctx, Args args) {
   SizesType os[2] = {a->sizes()[0], b->sizes()[1]};
   if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 2), name)) return;
   run_gemm(a->scalar_type(), 1, a->size(0), a->size(1), b->size(1), a->const_data_ptr(),
-           b->const_data_ptr(), b->size(1), 1, out->mutable_data_ptr(), 1.0, 0.0, nullptr,
-           nullptr);
+           b->const_data_ptr(), b->size(1), 1, out->mutable_data_ptr(), 1.0, 0.0, nullptr, nullptr);
 }
 
 // bmm.out(self, mat2, *, out) -> out
@@ -187,9 +185,8 @@ void bmm_out(KernelRuntimeContext& ctx, Args args) {
   }
   SizesType os[3] = {a->sizes()[0], a->sizes()[1], b->sizes()[2]};
   if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 3), name)) return;
-  run_gemm(a->scalar_type(), a->size(0), a->size(1), a->size(2), b->size(2),
-           a->const_data_ptr(), b->const_data_ptr(), b->size(2), 1, out->mutable_data_ptr(),
-           1.0, 0.0, nullptr, nullptr);
+  run_gemm(a->scalar_type(), a->size(0), a->size(1), a->size(2), b->size(2), a->const_data_ptr(),
+           b->const_data_ptr(), b->size(2), 1, out->mutable_data_ptr(), 1.0, 0.0, nullptr, nullptr);
 }
 
 // addmm.out(self, mat1, mat2, *, beta=1, alpha=1, out) -> out

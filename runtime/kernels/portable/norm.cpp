@@ -33,8 +33,10 @@ void native_layer_norm_out(KernelRuntimeContext& ctx, Args args) {
       !require_same_dtype(ctx, *in, *mean_out, name) ||
       !require_same_dtype(ctx, *in, *rstd_out, name) || !require_contiguous(ctx, *in, name) ||
       !require_contiguous(ctx, *out, name) ||
-      (w != nullptr && (!require_same_dtype(ctx, *in, *w, name) || !require_contiguous(ctx, *w, name))) ||
-      (b != nullptr && (!require_same_dtype(ctx, *in, *b, name) || !require_contiguous(ctx, *b, name)))) {
+      (w != nullptr &&
+       (!require_same_dtype(ctx, *in, *w, name) || !require_contiguous(ctx, *w, name))) ||
+      (b != nullptr &&
+       (!require_same_dtype(ctx, *in, *b, name) || !require_contiguous(ctx, *b, name)))) {
     return;
   }
   const int64_t rank = in->dim();
@@ -137,8 +139,10 @@ void batch_norm_no_training_out(KernelRuntimeContext& ctx, Args args) {
   // The saved statistics are empty in inference; leave them as planned when
   // they cannot be resized to (0).
   SizesType zero[1] = {0};
-  if (o1->dim() == 1) (void)o1->unsafeGetTensorImpl()->internal_resize_contiguous(ArrayRef<SizesType>(zero, 1));
-  if (o2->dim() == 1) (void)o2->unsafeGetTensorImpl()->internal_resize_contiguous(ArrayRef<SizesType>(zero, 1));
+  if (o1->dim() == 1)
+    (void)o1->unsafeGetTensorImpl()->internal_resize_contiguous(ArrayRef<SizesType>(zero, 1));
+  if (o2->dim() == 1)
+    (void)o2->unsafeGetTensorImpl()->internal_resize_contiguous(ArrayRef<SizesType>(zero, 1));
   const int64_t N = in->size(0);
   const int64_t inner = C == 0 || N == 0 ? 0 : in->numel() / (N * C);
   const ScalarType t = in->scalar_type();
@@ -153,7 +157,8 @@ void batch_norm_no_training_out(KernelRuntimeContext& ctx, Args args) {
       const size_t base = static_cast<size_t>((n * C + c) * inner);
       for (int64_t i = 0; i < inner; ++i) {
         const size_t k = base + static_cast<size_t>(i);
-        store_d(t, out->mutable_data_ptr(), k, (load_d(t, in->const_data_ptr(), k) - mean) * scale + shift);
+        store_d(t, out->mutable_data_ptr(), k,
+                (load_d(t, in->const_data_ptr(), k) - mean) * scale + shift);
       }
     }
   }

@@ -72,8 +72,8 @@ void pad_copy(PadMode mode, int n, const Tensor& in, const IntList& padding, Ten
   for (int64_t e = 0; e < total; ++e) {
     int64_t si = 0, di = 0;
     for (int d = 0; d < rank; ++d) {
-      const int64_t j = d >= rank - n ? source_index(mode, idx[d], in.size(d), pad_before[d])
-                                      : idx[d];
+      const int64_t j =
+          d >= rank - n ? source_index(mode, idx[d], in.size(d), pad_before[d]) : idx[d];
       si += j * is[d];
       di += idx[d] * os[d];
     }
@@ -100,9 +100,9 @@ void pad_op(KernelRuntimeContext& ctx, Args args, PadMode mode, int n, const cha
   pad_copy(mode, n, *in, padding, *out);
 }
 
-#define PK_PAD(fn, mode, n, opname)                                       \
-  void fn(KernelRuntimeContext& ctx, Args args) {                         \
-    pad_op(ctx, args, PadMode::mode, n, "aten::" opname ".out");          \
+#define PK_PAD(fn, mode, n, opname)                              \
+  void fn(KernelRuntimeContext& ctx, Args args) {                \
+    pad_op(ctx, args, PadMode::mode, n, "aten::" opname ".out"); \
   }
 PK_PAD(reflection_pad1d_out, Reflection, 1, "reflection_pad1d")
 PK_PAD(reflection_pad2d_out, Reflection, 2, "reflection_pad2d")

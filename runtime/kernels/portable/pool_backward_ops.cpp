@@ -45,8 +45,8 @@ void max_pool2d_backward(KernelRuntimeContext& ctx, Args args) {
   bool shapes_ok = (rank == 3 || rank == 4) && grad->dim() == rank && indices->dim() == rank &&
                    indices->scalar_type() == ScalarType::Long;
   for (int d = 0; shapes_ok && d < rank; ++d) {
-    shapes_ok = indices->size(d) == grad->size(d) &&
-                (d >= rank - 2 || grad->size(d) == self->size(d));
+    shapes_ok =
+        indices->size(d) == grad->size(d) && (d >= rank - 2 || grad->size(d) == self->size(d));
   }
   if (!shapes_ok) {
     PK_FAIL(ctx, name, "grad_output, self and int64 indices must be [N,] C, H, W alike");
@@ -63,10 +63,9 @@ void max_pool2d_backward(KernelRuntimeContext& ctx, Args args) {
   Shape all = shape_of(*gin);
   int64_t zs[1][kMaxDim];
   std::copy(gs, gs + rank, zs[0]);
-  for_each_broadcast<1>(all, zs, [&](size_t, const int64_t* o) {
-    store_d(t, gp, static_cast<size_t>(o[0]), 0.0);
-  });
-  for (int d = 0; d < rank - 2; ++d) st[2][d] = gs[d];  // plane base; H, W from the index
+  for_each_broadcast<1>(
+      all, zs, [&](size_t, const int64_t* o) { store_d(t, gp, static_cast<size_t>(o[0]), 0.0); });
+  for (int d = 0; d < rank - 2; ++d) st[2][d] = gs[d]; // plane base; H, W from the index
   const int64_t h = self->size(rank - 2), w = self->size(rank - 1);
   const int64_t sh = gs[rank - 2], sw = gs[rank - 1];
   const void* ip = indices->const_data_ptr();

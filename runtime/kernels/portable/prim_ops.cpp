@@ -73,8 +73,7 @@ void local_scalar_dense(KernelRuntimeContext& ctx, Args args) {
   Tensor* t = get_tensor(ctx, args, 0, name);
   if (t == nullptr) return;
   if (t->numel() != 1) {
-    PK_FAIL(ctx, name, "the tensor has %zd elements, expected 1",
-            static_cast<ssize_t>(t->numel()));
+    PK_FAIL(ctx, name, "the tensor has %zd elements, expected 1", static_cast<ssize_t>(t->numel()));
     return;
   }
   const ScalarType st = t->scalar_type();

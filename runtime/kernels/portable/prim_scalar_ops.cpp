@@ -40,8 +40,8 @@ bool get_num(KernelRuntimeContext& ctx, Args args, size_t idx, const char* name,
 }
 
 // Reads (a, b, result) or (a, result): nargs is 3 or 2.
-bool get_operands(KernelRuntimeContext& ctx, Args args, size_t nargs, const char* name,
-                  Num* a, Num* b) {
+bool get_operands(KernelRuntimeContext& ctx, Args args, size_t nargs, const char* name, Num* a,
+                  Num* b) {
   if (!check_nargs(ctx, args, nargs, name) || !get_num(ctx, args, 0, name, a)) return false;
   return nargs == 2 || get_num(ctx, args, 1, name, b);
 }
@@ -102,14 +102,29 @@ void arith(KernelRuntimeContext& ctx, Args args, Arith op, const char* name) {
   if (!a.is_double && !b.is_double && op != Arith::TrueDiv) {
     int64_t r = 0;
     switch (op) {
-      case Arith::Add: r = wrap_add(a.i, b.i); break;
-      case Arith::Sub: r = wrap_sub(a.i, b.i); break;
-      case Arith::Mul: r = wrap_mul(a.i, b.i); break;
-      case Arith::FloorDiv: r = floor_div(a.i, b.i); break;
-      case Arith::Mod: r = floor_mod(a.i, b.i); break;
-      case Arith::Max: r = a.i > b.i ? a.i : b.i; break;
-      case Arith::Min: r = a.i < b.i ? a.i : b.i; break;
-      case Arith::TrueDiv: break;
+      case Arith::Add:
+        r = wrap_add(a.i, b.i);
+        break;
+      case Arith::Sub:
+        r = wrap_sub(a.i, b.i);
+        break;
+      case Arith::Mul:
+        r = wrap_mul(a.i, b.i);
+        break;
+      case Arith::FloorDiv:
+        r = floor_div(a.i, b.i);
+        break;
+      case Arith::Mod:
+        r = floor_mod(a.i, b.i);
+        break;
+      case Arith::Max:
+        r = a.i > b.i ? a.i : b.i;
+        break;
+      case Arith::Min:
+        r = a.i < b.i ? a.i : b.i;
+        break;
+      case Arith::TrueDiv:
+        break;
     }
     *args[2] = EValue(r);
     return;
@@ -117,14 +132,29 @@ void arith(KernelRuntimeContext& ctx, Args args, Arith op, const char* name) {
   const double x = a.as_double(), y = b.as_double();
   double r = 0;
   switch (op) {
-    case Arith::Add: r = x + y; break;
-    case Arith::Sub: r = x - y; break;
-    case Arith::Mul: r = x * y; break;
-    case Arith::FloorDiv: r = floor_div(x, y); break;
-    case Arith::TrueDiv: r = x / y; break;
-    case Arith::Max: r = std::fmax(x, y); break;
-    case Arith::Min: r = std::fmin(x, y); break;
-    case Arith::Mod: break;  // ints only
+    case Arith::Add:
+      r = x + y;
+      break;
+    case Arith::Sub:
+      r = x - y;
+      break;
+    case Arith::Mul:
+      r = x * y;
+      break;
+    case Arith::FloorDiv:
+      r = floor_div(x, y);
+      break;
+    case Arith::TrueDiv:
+      r = x / y;
+      break;
+    case Arith::Max:
+      r = std::fmax(x, y);
+      break;
+    case Arith::Min:
+      r = std::fmin(x, y);
+      break;
+    case Arith::Mod:
+      break; // ints only
   }
   *args[2] = EValue(r);
 }
@@ -134,11 +164,16 @@ enum class Cmp { Eq, Gt, Lt, Ge, Le };
 template <typename T>
 bool compare(Cmp op, T x, T y) {
   switch (op) {
-    case Cmp::Eq: return x == y;
-    case Cmp::Gt: return x > y;
-    case Cmp::Lt: return x < y;
-    case Cmp::Ge: return x >= y;
-    case Cmp::Le: return x <= y;
+    case Cmp::Eq:
+      return x == y;
+    case Cmp::Gt:
+      return x > y;
+    case Cmp::Lt:
+      return x < y;
+    case Cmp::Ge:
+      return x >= y;
+    case Cmp::Le:
+      return x <= y;
   }
   return false;
 }
@@ -198,10 +233,8 @@ void sym_float_scalar(KernelRuntimeContext& ctx, Args args) {
   *args[1] = EValue(a.as_double());
 }
 
-#define PK_PRIM(fn, kind, op, opname)                  \
-  void fn(KernelRuntimeContext& ctx, Args args) {      \
-    kind(ctx, args, op, "executorch_prim::" opname);   \
-  }
+#define PK_PRIM(fn, kind, op, opname) \
+  void fn(KernelRuntimeContext& ctx, Args args) { kind(ctx, args, op, "executorch_prim::" opname); }
 PK_PRIM(add_scalar, arith, Arith::Add, "add.Scalar")
 PK_PRIM(sub_scalar, arith, Arith::Sub, "sub.Scalar")
 PK_PRIM(mul_scalar, arith, Arith::Mul, "mul.Scalar")

@@ -199,9 +199,7 @@ void var_impl(KernelRuntimeContext& ctx, Args args, const char* name, bool corre
 }
 
 // var.out(self, dim?, unbiased=True, keepdim=False, *, out) -> out
-void var_out(KernelRuntimeContext& ctx, Args args) {
-  var_impl(ctx, args, "aten::var.out", false);
-}
+void var_out(KernelRuntimeContext& ctx, Args args) { var_impl(ctx, args, "aten::var.out", false); }
 // var.correction_out(self, dim=None, *, correction=None, keepdim=False, out)
 void var_correction_out(KernelRuntimeContext& ctx, Args args) {
   var_impl(ctx, args, "aten::var.correction_out", true);

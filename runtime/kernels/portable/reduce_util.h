@@ -15,9 +15,7 @@ struct ReducePlan {
   bool mask[kMaxDim] = {};
   bool keepdim = false;
   // Elements per output (1 for an empty reduced shape of rank 0).
-  int64_t count() const {
-    return reduced.numel();
-  }
+  int64_t count() const { return reduced.numel(); }
 };
 
 // dims: the reduced dims (an empty or absent list reduces every dim).

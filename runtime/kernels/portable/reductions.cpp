@@ -17,9 +17,12 @@ DimSplit split_at(const Tensor& t, int64_t dim) {
   DimSplit s;
   for (int64_t d = 0; d < t.dim(); ++d) {
     const int64_t v = t.sizes()[d];
-    if (d < dim) s.outer *= v;
-    else if (d == dim) s.size = v;
-    else s.inner *= v;
+    if (d < dim)
+      s.outer *= v;
+    else if (d == dim)
+      s.size = v;
+    else
+      s.inner *= v;
   }
   return s;
 }
@@ -41,8 +44,7 @@ void softmax_impl(KernelRuntimeContext& ctx, Args args, const char* name, bool l
   }
   if (!require_floating(ctx, *in, name) || !require_same_dtype(ctx, *in, *out, name) ||
       !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
-      !norm_dim(ctx, dim, in->dim(), name, &dim) ||
-      !resize_out(ctx, *out, in->sizes(), name)) {
+      !norm_dim(ctx, dim, in->dim(), name, &dim) || !resize_out(ctx, *out, in->sizes(), name)) {
     return;
   }
   const DimSplit s = in->dim() == 0 ? DimSplit{} : split_at(*in, dim);
@@ -79,8 +81,8 @@ struct Reduce {
 };
 
 // dims: the list (empty or None = all dims).
-bool plan_reduce(KernelRuntimeContext& ctx, const Tensor& in, const IntList& dims,
-                 bool has_dims, bool keepdim, const char* name, Reduce* r) {
+bool plan_reduce(KernelRuntimeContext& ctx, const Tensor& in, const IntList& dims, bool has_dims,
+                 bool keepdim, const char* name, Reduce* r) {
   const int64_t rank = in.dim();
   if (!has_dims || dims.n == 0) {
     for (int64_t d = 0; d < rank; ++d) r->mask[d] = true;
@@ -186,13 +188,16 @@ void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean)
     bool trailing = true;
     bool seen = false;
     for (int64_t d = 0; d < in->dim(); ++d) {
-      if (r.mask[d]) seen = true;
-      else if (seen) trailing = false;
+      if (r.mask[d])
+        seen = true;
+      else if (seen)
+        trailing = false;
     }
     if (trailing) {
       for (size_t j = 0; j < on; ++j) {
         double a = 0;
-        for (int64_t c = 0; c < count; ++c) a += load_d(it, ip, j * static_cast<size_t>(count) + static_cast<size_t>(c));
+        for (int64_t c = 0; c < count; ++c)
+          a += load_d(it, ip, j * static_cast<size_t>(count) + static_cast<size_t>(c));
         store_d(ot, op, j, mean ? a / static_cast<double>(count) : a);
       }
       return;
@@ -277,10 +282,10 @@ void amax_out(KernelRuntimeContext& ctx, Args args) {
     // Seed each output with its first input by a pass that always writes the
     // max of (current, v), starting from the dtype's lowest value.
     const int64_t lowest = t == ScalarType::Byte || t == ScalarType::Bool ? 0
-                           : t == ScalarType::Char ? INT8_MIN
-                           : t == ScalarType::Short ? INT16_MIN
-                           : t == ScalarType::Int ? INT32_MIN
-                                                  : INT64_MIN;
+                           : t == ScalarType::Char                        ? INT8_MIN
+                           : t == ScalarType::Short                       ? INT16_MIN
+                           : t == ScalarType::Int                         ? INT32_MIN
+                                                                          : INT64_MIN;
     for (size_t j = 0; j < on; ++j) store_i(t, op, j, lowest);
     for_each_reduce(*in, r, [&](size_t o, size_t i) {
       const int64_t v = load_i(t, ip, i);
@@ -297,8 +302,7 @@ void argmax_out(KernelRuntimeContext& ctx, Args args) {
   if (in == nullptr) return;
   int64_t dim = 0;
   bool has_dim = false, keepdim = false;
-  if (!get_opt_int(ctx, args, 1, name, &dim, &has_dim) ||
-      !get_bool(ctx, args, 2, name, &keepdim)) {
+  if (!get_opt_int(ctx, args, 1, name, &dim, &has_dim) || !get_bool(ctx, args, 2, name, &keepdim)) {
     return;
   }
   Tensor* out = get_tensor(ctx, args, 3, name);
@@ -335,8 +339,10 @@ void argmax_out(KernelRuntimeContext& ctx, Args args) {
       }
     }
     for (int64_t d = 0; d < in->dim(); ++d) {
-      if (d != dim) os.s[os.n++] = in->sizes()[d];
-      else if (keepdim) os.s[os.n++] = 1;
+      if (d != dim)
+        os.s[os.n++] = in->sizes()[d];
+      else if (keepdim)
+        os.s[os.n++] = 1;
     }
   }
   if (!resize_out(ctx, *out, os, name)) return;

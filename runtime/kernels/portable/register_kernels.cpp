@@ -96,8 +96,7 @@ void register_builtin_kernels() {
   for (const Span<const Kernel>& table : tables) {
     const Error e = register_kernels(table);
     if (e != Error::Ok) {
-      ET_LOG(Error, "Registering the portable kernels failed: 0x%x",
-             static_cast<unsigned>(e));
+      ET_LOG(Error, "Registering the portable kernels failed: 0x%x", static_cast<unsigned>(e));
     }
   }
 }

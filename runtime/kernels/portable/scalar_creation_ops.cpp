@@ -19,7 +19,7 @@ bool scalar_fits(ScalarType t, const ScalarArg& s) {
   const double v = s.is_float ? s.d : static_cast<double>(s.i);
   if (isFloatingType(t)) {
     if (!std::isfinite(v)) return true;
-    const double hi = t == ScalarType::Half ? 65504.0
+    const double hi = t == ScalarType::Half     ? 65504.0
                       : t == ScalarType::Double ? std::numeric_limits<double>::max()
                                                 : std::numeric_limits<float>::max();
     return std::fabs(v) <= hi;
@@ -99,8 +99,8 @@ void arange(KernelRuntimeContext& ctx, const char* name, const ScalarArg& start,
   const double s = start.is_float ? start.d : static_cast<double>(start.i);
   const double e = end.is_float ? end.d : static_cast<double>(end.i);
   const double d = step.is_float ? step.d : static_cast<double>(step.i);
-  if (!std::isfinite(s) || !std::isfinite(e) || !std::isfinite(d) || d == 0 ||
-      (d > 0 && e < s) || (d < 0 && e > s)) {
+  if (!std::isfinite(s) || !std::isfinite(e) || !std::isfinite(d) || d == 0 || (d > 0 && e < s) ||
+      (d < 0 && e > s)) {
     PK_FAIL(ctx, name, "invalid range: start %g, end %g, step %g", s, e, d);
     return;
   }
@@ -161,8 +161,8 @@ const Kernel kScalarCreationKernels[] = {
 } // namespace
 
 Span<const Kernel> scalar_creation_kernels() {
-  return Span<const Kernel>(kScalarCreationKernels, sizeof(kScalarCreationKernels) /
-                                                        sizeof(kScalarCreationKernels[0]));
+  return Span<const Kernel>(kScalarCreationKernels,
+                            sizeof(kScalarCreationKernels) / sizeof(kScalarCreationKernels[0]));
 }
 
 } // namespace portable

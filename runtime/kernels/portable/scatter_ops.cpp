@@ -163,8 +163,7 @@ bool scatter_view(KernelRuntimeContext& ctx, const Tensor& src, Tensor& out, int
   for (int d = 0, s = 0; d < vs.n; ++d) ss[d] = drop_dim && d == dim ? 0 : src_str[s++];
   const size_t es = elementSizeOrZero(out.scalar_type());
   strided_copy(src.scalar_type(), src.const_data_ptr(), 0, ss, out.scalar_type(),
-               static_cast<char*>(out.mutable_data_ptr()) + off * static_cast<int64_t>(es), os,
-               vs);
+               static_cast<char*>(out.mutable_data_ptr()) + off * static_cast<int64_t>(es), os, vs);
   return true;
 }
 
@@ -188,8 +187,8 @@ void select_scatter_out(KernelRuntimeContext& ctx, Args args) {
   if (!norm_dim(ctx, dim, self->dim(), name, &dim)) return;
   const int64_t n = self->size(dim);
   if (index < -n || index >= n) {
-    PK_FAIL(ctx, name, "index %lld is out of range for size %lld",
-            static_cast<long long>(index), static_cast<long long>(n));
+    PK_FAIL(ctx, name, "index %lld is out of range for size %lld", static_cast<long long>(index),
+            static_cast<long long>(n));
     return;
   }
   if (index < 0) index += n;
@@ -213,8 +212,8 @@ void slice_scatter_out(KernelRuntimeContext& ctx, Args args) {
   Tensor* out = get_tensor(ctx, args, 6, name);
   if (out == nullptr || !require_same_dtype(ctx, *self, *src, name)) return;
   if (self->dim() == 0 || step <= 0) {
-    PK_FAIL(ctx, name, "%s", self->dim() == 0 ? "cannot slice a 0-dim tensor"
-                                              : "step must be positive");
+    PK_FAIL(ctx, name, "%s",
+            self->dim() == 0 ? "cannot slice a 0-dim tensor" : "step must be positive");
     return;
   }
   if (!norm_dim(ctx, dim, self->dim(), name, &dim)) return;
@@ -242,8 +241,7 @@ const Kernel kScatterKernels[] = {
 } // namespace
 
 Span<const Kernel> scatter_kernels() {
-  return Span<const Kernel>(kScatterKernels,
-                            sizeof(kScatterKernels) / sizeof(kScatterKernels[0]));
+  return Span<const Kernel>(kScatterKernels, sizeof(kScatterKernels) / sizeof(kScatterKernels[0]));
 }
 
 } // namespace portable

@@ -12,8 +12,8 @@ namespace portable {
 namespace {
 
 // Reads (in, ..., out) with in at 0 and out at out_idx; both contiguous.
-bool io(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx,
-        const char* name, Tensor** in, Tensor** out, bool same_dtype = true) {
+bool io(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx, const char* name,
+        Tensor** in, Tensor** out, bool same_dtype = true) {
   if (!check_nargs(ctx, args, nargs, name)) return false;
   *in = get_tensor(ctx, args, 0, name);
   if (*in == nullptr) return false;
@@ -25,8 +25,7 @@ bool io(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx,
 
 // A view of `in` with per-dim sizes/strides (elements) and an element offset,
 // copied into out (contiguous).
-void copy_view(const Tensor& in, const Shape& vs, const int64_t* vstr, int64_t off,
-               Tensor& out) {
+void copy_view(const Tensor& in, const Shape& vs, const int64_t* vstr, int64_t off, Tensor& out) {
   int64_t ostr[kMaxDim];
   contiguous_strides(vs, ostr);
   strided_copy(in.scalar_type(), in.const_data_ptr(), off, vstr, out.scalar_type(),
@@ -74,8 +73,8 @@ bool infer_view_shape(KernelRuntimeContext& ctx, const IntList& size, int64_t nu
     known *= s->s[infer];
   }
   if (known != numel) {
-    PK_FAIL(ctx, name, "size has %lld elements, input has %lld",
-            static_cast<long long>(known), static_cast<long long>(numel));
+    PK_FAIL(ctx, name, "size has %lld elements, input has %lld", static_cast<long long>(known),
+            static_cast<long long>(numel));
     return false;
   }
   return true;
@@ -129,8 +128,8 @@ void permute_copy_out(KernelRuntimeContext& ctx, Args args) {
 }
 
 namespace {
-void transpose_impl(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, int64_t d0,
-                    int64_t d1, const char* name) {
+void transpose_impl(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, int64_t d0, int64_t d1,
+                    const char* name) {
   const int64_t rank = in.dim();
   if (!norm_dim(ctx, d0, rank, name, &d0) || !norm_dim(ctx, d1, rank, name, &d1)) return;
   Shape vs = shape_of(in);
@@ -178,8 +177,7 @@ void slice_copy_out(KernelRuntimeContext& ctx, Args args) {
   if (!io(ctx, args, 7, 5, name, &in, &out)) return;
   int64_t dim, start = 0, end = 0, step;
   bool has_start, has_end;
-  if (!get_int(ctx, args, 1, name, &dim) ||
-      !get_opt_int(ctx, args, 2, name, &start, &has_start) ||
+  if (!get_int(ctx, args, 1, name, &dim) || !get_opt_int(ctx, args, 2, name, &start, &has_start) ||
       !get_opt_int(ctx, args, 3, name, &end, &has_end) || !get_int(ctx, args, 4, name, &step)) {
     return;
   }
@@ -352,8 +350,7 @@ void cat_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::cat.out";
   if (!check_nargs(ctx, args, 4, name)) return;
   if (!args[0]->isTensorList()) {
-    PK_FAIL(ctx, name, "argument 0 must be a tensor list, got tag %s",
-            tag_to_string(args[0]->tag));
+    PK_FAIL(ctx, name, "argument 0 must be a tensor list, got tag %s", tag_to_string(args[0]->tag));
     return;
   }
   int64_t dim;
@@ -407,8 +404,8 @@ void cat_out(KernelRuntimeContext& ctx, Args args) {
     const Tensor& t = list[i]->toTensor();
     if (t.dim() == 1 && t.size(0) == 0) continue;
     if (t.dim() != rank) {
-      PK_FAIL(ctx, name, "entry %zu has rank %zd, expected %lld", i,
-              static_cast<ssize_t>(t.dim()), static_cast<long long>(rank));
+      PK_FAIL(ctx, name, "entry %zu has rank %zd, expected %lld", i, static_cast<ssize_t>(t.dim()),
+              static_cast<long long>(rank));
       return;
     }
     for (int64_t d = 0; d < rank; ++d) {
@@ -488,9 +485,10 @@ void embedding_out(KernelRuntimeContext& ctx, Args args) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t r = load_i(idx->scalar_type(), idx->const_data_ptr(), i);
     if (row_bytes > 0) {
-      std::memcpy(static_cast<char*>(out->mutable_data_ptr()) + i * row_bytes,
-                  static_cast<const char*>(w->const_data_ptr()) + static_cast<size_t>(r) * row_bytes,
-                  row_bytes);
+      std::memcpy(
+          static_cast<char*>(out->mutable_data_ptr()) + i * row_bytes,
+          static_cast<const char*>(w->const_data_ptr()) + static_cast<size_t>(r) * row_bytes,
+          row_bytes);
     }
   }
 }

@@ -22,7 +22,7 @@ struct RankOrder {
   bool largest;
   bool operator()(int64_t a, int64_t b) const {
     const auto ka = key(a), kb = key(b);
-    if (ka.first != kb.first) return ka.first == largest;  // NaN ranks above numbers
+    if (ka.first != kb.first) return ka.first == largest; // NaN ranks above numbers
     if (ka.second != kb.second) return largest ? ka.second > kb.second : ka.second < kb.second;
     return a < b;
   }

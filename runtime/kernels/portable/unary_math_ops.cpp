@@ -44,8 +44,7 @@ void to_float_op(KernelRuntimeContext& ctx, Args args, const char* name, DoubleF
 void same_dtype_op(KernelRuntimeContext& ctx, Args args, const char* name, DoubleFn fd,
                    int64_t (*fi)(int64_t), bool allow_bool) {
   Tensor *self, *out;
-  if (!unary_args(ctx, args, name, &self, &out) ||
-      !require_same_dtype(ctx, *self, *out, name)) {
+  if (!unary_args(ctx, args, name, &self, &out) || !require_same_dtype(ctx, *self, *out, name)) {
     return;
   }
   const ScalarType t = self->scalar_type();
@@ -87,10 +86,10 @@ int64_t identity_i(int64_t v) { return v; }
 int64_t abs_i(int64_t v) { return v < 0 ? wrap_sub(0, v) : v; }
 int64_t neg_i(int64_t v) { return wrap_sub(0, v); }
 int64_t sign_i(int64_t v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
-double sign_d(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; }  // keeps NaN, -0
+double sign_d(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; } // keeps NaN, -0
 
 #define PK_TO_FLOAT(op, expr)                                                   \
-  void op##_out(KernelRuntimeContext& ctx, Args args) {                        \
+  void op##_out(KernelRuntimeContext& ctx, Args args) {                         \
     to_float_op(ctx, args, "aten::" #op ".out", [](double x) { return expr; }); \
   }
 PK_TO_FLOAT(acos, std::acos(x))
@@ -116,16 +115,22 @@ PK_TO_FLOAT(sqrt, std::sqrt(x))
 PK_TO_FLOAT(tan, std::tan(x))
 #undef PK_TO_FLOAT
 
-#define PK_SAME_DTYPE(op, fd, fi, allow_bool)                                   \
-  void op##_out(KernelRuntimeContext& ctx, Args args) {                        \
-    same_dtype_op(ctx, args, "aten::" #op ".out", fd, fi, allow_bool);          \
+#define PK_SAME_DTYPE(op, fd, fi, allow_bool)                          \
+  void op##_out(KernelRuntimeContext& ctx, Args args) {                \
+    same_dtype_op(ctx, args, "aten::" #op ".out", fd, fi, allow_bool); \
   }
-PK_SAME_DTYPE(abs, [](double x) { return std::fabs(x); }, abs_i, false)
-PK_SAME_DTYPE(neg, [](double x) { return -x; }, neg_i, false)
-PK_SAME_DTYPE(ceil, [](double x) { return std::ceil(x); }, identity_i, false)
-PK_SAME_DTYPE(floor, [](double x) { return std::floor(x); }, identity_i, false)
-PK_SAME_DTYPE(round, [](double x) { return std::nearbyint(x); }, identity_i, false)
-PK_SAME_DTYPE(trunc, [](double x) { return std::trunc(x); }, identity_i, false)
+PK_SAME_DTYPE(
+    abs, [](double x) { return std::fabs(x); }, abs_i, false)
+PK_SAME_DTYPE(
+    neg, [](double x) { return -x; }, neg_i, false)
+PK_SAME_DTYPE(
+    ceil, [](double x) { return std::ceil(x); }, identity_i, false)
+PK_SAME_DTYPE(
+    floor, [](double x) { return std::floor(x); }, identity_i, false)
+PK_SAME_DTYPE(
+    round, [](double x) { return std::nearbyint(x); }, identity_i, false)
+PK_SAME_DTYPE(
+    trunc, [](double x) { return std::trunc(x); }, identity_i, false)
 PK_SAME_DTYPE(sign, sign_d, sign_i, true)
 #undef PK_SAME_DTYPE
 

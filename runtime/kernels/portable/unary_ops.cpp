@@ -14,8 +14,7 @@ namespace {
 // to in's shape; any dim order (a flat loop when both are contiguous
 // float32).
 template <typename F>
-void map_float(KernelRuntimeContext& ctx, const char* name, const Tensor& in, Tensor& out,
-               F f) {
+void map_float(KernelRuntimeContext& ctx, const char* name, const Tensor& in, Tensor& out, F f) {
   const ScalarType it = in.scalar_type(), ot = out.scalar_type();
   const void* ip = in.const_data_ptr();
   void* op = out.mutable_data_ptr();
@@ -50,8 +49,8 @@ void float_result_op(KernelRuntimeContext& ctx, Args args, const char* name, F f
   if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
   if (!require_floating(ctx, *out, name)) return;
   if (isFloatingType(in->scalar_type()) && in->scalar_type() != out->scalar_type()) {
-    PK_FAIL(ctx, name, "output dtype %s differs from the input's %s",
-            toString(out->scalar_type()), toString(in->scalar_type()));
+    PK_FAIL(ctx, name, "output dtype %s differs from the input's %s", toString(out->scalar_type()),
+            toString(in->scalar_type()));
     return;
   }
   map_float(ctx, name, *in, *out, f);
@@ -59,8 +58,7 @@ void float_result_op(KernelRuntimeContext& ctx, Args args, const char* name, F f
 
 // silu/gelu: floating input, same dtype output.
 template <typename F>
-void float_same_op(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, const char* name,
-                   F f) {
+void float_same_op(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, const char* name, F f) {
   if (!require_floating(ctx, in, name) || !require_same_dtype(ctx, in, out, name)) return;
   map_float(ctx, name, in, out, f);
 }
@@ -171,8 +169,7 @@ void to_copy_out(KernelRuntimeContext& ctx, Args args) {
 
 namespace {
 // The dim-order copies: self, non_blocking, dim_order?, out.
-void dim_order_copy(KernelRuntimeContext& ctx, Args args, const char* name,
-                    bool same_dtype) {
+void dim_order_copy(KernelRuntimeContext& ctx, Args args, const char* name, bool same_dtype) {
   if (!check_nargs(ctx, args, 5, name)) return;
   Tensor* in = get_tensor(ctx, args, 0, name);
   if (in == nullptr) return;

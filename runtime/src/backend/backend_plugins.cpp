@@ -35,7 +35,7 @@ std::vector<std::string> candidates_in(const std::string& dir) {
   std::vector<std::string> found;
   DIR* d = opendir(dir.c_str());
   if (d == nullptr) {
-    return found;  // a missing directory is not an error: nothing installed
+    return found; // a missing directory is not an error: nothing installed
   }
   while (const dirent* entry = readdir(d)) {
     const std::string name = entry->d_name;
@@ -69,13 +69,9 @@ std::vector<std::string> search_dirs() {
 
 } // namespace
 
-uint32_t backend_plugin_abi_version() {
-  return kBackendPluginAbiVersion;
-}
+uint32_t backend_plugin_abi_version() { return kBackendPluginAbiVersion; }
 
-const char* backend_plugin_dir() {
-  return EXECUTORCH_BACKEND_PLUGIN_DIR;
-}
+const char* backend_plugin_dir() { return EXECUTORCH_BACKEND_PLUGIN_DIR; }
 
 Error load_backend_plugin(const char* path) {
   if (path == nullptr) {
@@ -91,8 +87,8 @@ Error load_backend_plugin(const char* path) {
   }
   const auto* abi = static_cast<const uint32_t*>(dlsym(handle, kAbiSymbol));
   if (abi == nullptr) {
-    ET_LOG(Error, "backend plugin %s skipped: not an ExecuTorch backend plugin (no %s)",
-           path, kAbiSymbol);
+    ET_LOG(Error, "backend plugin %s skipped: not an ExecuTorch backend plugin (no %s)", path,
+           kAbiSymbol);
     dlclose(handle);
     return Error::InvalidArgument;
   }
@@ -125,7 +121,7 @@ size_t load_backend_plugins() {
       if (std::find(loaded.begin(), loaded.end(), handle) == loaded.end()) {
         loaded.push_back(handle);
       }
-      dlclose(handle);  // drops the reference RTLD_NOLOAD added
+      dlclose(handle); // drops the reference RTLD_NOLOAD added
     }
   }
   return loaded.size();

@@ -52,8 +52,8 @@ Error register_backend(const Backend& backend) {
     }
   }
   if (g_registry.count >= kMaxRegisteredBackends) {
-    ET_LOG(Error, "Backend table full (%zu entries); cannot register '%s'",
-           kMaxRegisteredBackends, backend.name);
+    ET_LOG(Error, "Backend table full (%zu entries); cannot register '%s'", kMaxRegisteredBackends,
+           backend.name);
     return Error::Internal;
   }
   g_registry.entries[g_registry.count++] = backend;

@@ -65,9 +65,8 @@ struct StrideOverflow {
 // as dim_order_to_stride does, so that strides stay meaningful. False when a
 // stride does not fit int32_t (the kernels' and ETensor's stride type);
 // `bad` then names the dimension and value.
-inline bool checked_dense_strides(const int32_t* sizes, const uint8_t* dim_order,
-                                  size_t rank, int32_t* strides,
-                                  StrideOverflow* bad = nullptr) {
+inline bool checked_dense_strides(const int32_t* sizes, const uint8_t* dim_order, size_t rank,
+                                  int32_t* strides, StrideOverflow* bad = nullptr) {
   int64_t running = 1;
   for (size_t i = rank; i-- > 0;) {
     const uint8_t d = dim_order[i];

@@ -21,8 +21,7 @@ bool slot_index(etensor::DeviceType type, size_t* out) {
 
 DeviceAllocator::~DeviceAllocator() = default;
 
-Error DeviceAllocator::copy_device_to_device(void*, const void*, size_t,
-                                             etensor::DeviceIndex) {
+Error DeviceAllocator::copy_device_to_device(void*, const void*, size_t, etensor::DeviceIndex) {
   return Error::NotSupported;
 }
 
@@ -51,7 +50,8 @@ Error DeviceAllocatorRegistry::register_allocator(DeviceAllocator* alloc) {
   ET_CHECK_OR_RETURN_ERROR(slot_index(type, &i) && type != etensor::DeviceType::CPU,
                            InvalidArgument,
                            "register_device_allocator: device type %d cannot have an "
-                           "allocator", static_cast<int>(type));
+                           "allocator",
+                           static_cast<int>(type));
   std::lock_guard<std::mutex> lock(mutex_);
   if (allocators_[i] != nullptr) {
     ET_LOG(Error, "register_device_allocator: %s already has an allocator; keeping it",

@@ -6,8 +6,7 @@
 namespace executorch {
 namespace runtime {
 
-Result<DeviceMemoryBuffer> DeviceMemoryBuffer::create(size_t size,
-                                                      etensor::DeviceType type,
+Result<DeviceMemoryBuffer> DeviceMemoryBuffer::create(size_t size, etensor::DeviceType type,
                                                       etensor::DeviceIndex index,
                                                       size_t alignment) {
   DeviceAllocator* allocator = get_device_allocator(type);

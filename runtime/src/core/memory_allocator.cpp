@@ -23,8 +23,7 @@ void* MemoryAllocator::allocate(size_t size, size_t alignment) {
   return reinterpret_cast<void*>(aligned);
 }
 
-HierarchicalAllocator::HierarchicalAllocator(uint32_t n_allocators,
-                                             MemoryAllocator* allocators) {
+HierarchicalAllocator::HierarchicalAllocator(uint32_t n_allocators, MemoryAllocator* allocators) {
   const uint32_t n = n_allocators < 16 ? n_allocators : 16;
   for (uint32_t i = 0; i < n; ++i) {
     legacy_buffers_[i] = Span<uint8_t>(allocators[i].base_address(), allocators[i].size());
@@ -32,18 +31,16 @@ HierarchicalAllocator::HierarchicalAllocator(uint32_t n_allocators,
   buffers_ = Span<Span<uint8_t>>(legacy_buffers_, n);
 }
 
-Result<void*> HierarchicalAllocator::get_offset_address(uint32_t memory_id,
-                                                        size_t offset_bytes,
+Result<void*> HierarchicalAllocator::get_offset_address(uint32_t memory_id, size_t offset_bytes,
                                                         size_t size_bytes) {
   if (memory_id >= buffers_.size()) {
-    ET_LOG(Error, "Planned buffer id %u out of range (%zu buffers)", memory_id,
-           buffers_.size());
+    ET_LOG(Error, "Planned buffer id %u out of range (%zu buffers)", memory_id, buffers_.size());
     return Error::InvalidArgument;
   }
   const Span<uint8_t>& buffer = buffers_[memory_id];
   if (offset_bytes > buffer.size() || size_bytes > buffer.size() - offset_bytes) {
-    ET_LOG(Error, "Planned range [%zu, +%zu) outside buffer %u of %zu bytes",
-           offset_bytes, size_bytes, memory_id, buffer.size());
+    ET_LOG(Error, "Planned range [%zu, +%zu) outside buffer %u of %zu bytes", offset_bytes,
+           size_bytes, memory_id, buffer.size());
     return Error::InvalidArgument;
   }
   return static_cast<void*>(buffer.data() + offset_bytes);

@@ -25,8 +25,7 @@ using Owner = std::pair<std::string, uint32_t>;
 bool by_key(const Owner& a, const Owner& b) { return a.first < b.first; }
 
 // Appends map m's keys, owned by position `pos`.
-Error add_keys(const NamedDataMap* m, uint32_t pos, uint32_t n,
-               std::vector<Owner>* owners) {
+Error add_keys(const NamedDataMap* m, uint32_t pos, uint32_t n, std::vector<Owner>* owners) {
   for (uint32_t i = 0; i < n; ++i) {
     auto key = m->get_key(i);
     ET_CHECK_OR_RETURN_ERROR(key.ok() && *key != nullptr, InvalidArgument,
@@ -54,15 +53,14 @@ Result<MergedDataMap> MergedDataMap::load(Span<const NamedDataMap*> named_data_m
     ET_CHECK_OK_OR_RETURN_ERROR(add_keys(m, pos, *n, &owners));
     maps.push_back(m);
   }
-  ET_CHECK_OR_RETURN_ERROR(!maps.empty(), InvalidArgument,
-                           "No non-empty named data maps to merge");
+  ET_CHECK_OR_RETURN_ERROR(!maps.empty(), InvalidArgument, "No non-empty named data maps to merge");
   std::stable_sort(owners.begin(), owners.end(), by_key);
   for (size_t i = 1; i < owners.size(); ++i) {
     const auto& prev = owners[i - 1];
     const auto& cur = owners[i];
     ET_CHECK_OR_RETURN_ERROR(prev.first != cur.first, InvalidArgument,
-                             "Key '%s' is in named data maps %u and %u",
-                             cur.first.c_str(), prev.second, cur.second);
+                             "Key '%s' is in named data maps %u and %u", cur.first.c_str(),
+                             prev.second, cur.second);
   }
   return MergedDataMap(std::move(maps), std::move(owners));
 }

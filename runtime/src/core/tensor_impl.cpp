@@ -12,14 +12,21 @@ namespace etensor {
 
 namespace checked = ::executorch::runtime::internal;
 
-TensorImpl::TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes,
-                       void* data, DimOrderType* dim_order,
-                       StridesType* strides, TensorShapeDynamism dynamism,
+TensorImpl::TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes, void* data,
+                       DimOrderType* dim_order, StridesType* strides, TensorShapeDynamism dynamism,
                        DeviceType device_type, DeviceIndex device_index)
-    : type_(type), dim_(dim), sizes_(sizes), dim_order_(dim_order),
-      strides_(strides), data_(data), numel_(1), capacity_numel_(1),
-      shape_dynamism_(dynamism), device_type_(device_type),
-      device_index_(device_index), owns_dim_order_(dim_order == nullptr),
+    : type_(type),
+      dim_(dim),
+      sizes_(sizes),
+      dim_order_(dim_order),
+      strides_(strides),
+      data_(data),
+      numel_(1),
+      capacity_numel_(1),
+      shape_dynamism_(dynamism),
+      device_type_(device_type),
+      device_index_(device_index),
+      owns_dim_order_(dim_order == nullptr),
       owns_strides_(strides == nullptr) {
   ET_CHECK_MSG(isValid(type_), "Invalid ScalarType %d", static_cast<int>(type_));
   ET_CHECK_MSG(dim_ >= 0 && dim_ <= kMaxDim, "Tensor rank %zd outside [0, %zd]",
@@ -27,8 +34,7 @@ TensorImpl::TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes,
   ET_CHECK_MSG(dim_ == 0 || sizes_ != nullptr, "Tensor of rank %zd without sizes",
                static_cast<ssize_t>(dim_));
   for (ssize_t i = 0; i < dim_; ++i) {
-    ET_CHECK_MSG(sizes_[i] >= 0, "Negative size %d at dim %zd", sizes_[i],
-                 static_cast<ssize_t>(i));
+    ET_CHECK_MSG(sizes_[i] >= 0, "Negative size %d at dim %zd", sizes_[i], static_cast<ssize_t>(i));
   }
   // Programs are validated before their tensors are built, so only a
   // caller's own sizes can fail here.
@@ -50,11 +56,16 @@ TensorImpl::TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes,
 }
 
 TensorImpl::TensorImpl(const TensorImpl& other)
-    : type_(other.type_), dim_(other.dim_), sizes_(other.sizes_),
-      dim_order_(other.dim_order_), strides_(other.strides_),
-      data_(other.data_), numel_(other.numel_),
+    : type_(other.type_),
+      dim_(other.dim_),
+      sizes_(other.sizes_),
+      dim_order_(other.dim_order_),
+      strides_(other.strides_),
+      data_(other.data_),
+      numel_(other.numel_),
       capacity_numel_(other.capacity_numel_),
-      shape_dynamism_(other.shape_dynamism_), device_type_(other.device_type_),
+      shape_dynamism_(other.shape_dynamism_),
+      device_type_(other.device_type_),
       device_index_(other.device_index_),
       owns_dim_order_(other.owns_dim_order_),
       owns_strides_(other.owns_strides_) {
@@ -75,13 +86,9 @@ TensorImpl& TensorImpl::operator=(const TensorImpl& other) {
   return *this;
 }
 
-size_t TensorImpl::nbytes() const {
-  return static_cast<size_t>(numel_) * elementSize(type_);
-}
+size_t TensorImpl::nbytes() const { return static_cast<size_t>(numel_) * elementSize(type_); }
 
-ssize_t TensorImpl::element_size() const {
-  return static_cast<ssize_t>(elementSize(type_));
-}
+ssize_t TensorImpl::element_size() const { return static_cast<ssize_t>(elementSize(type_)); }
 
 ssize_t TensorImpl::size(ssize_t dim) const {
   ET_CHECK_MSG(dim >= 0 && dim < dim_, "Dimension %zd out of range for rank %zd",
@@ -93,9 +100,8 @@ namespace {
 
 // Dense strides for sizes in dim_order, or an Error (nothing written to
 // `strides` is used then).
-Error dense_strides(const TensorImpl::SizesType* sizes,
-                    const TensorImpl::DimOrderType* dim_order, ssize_t dim,
-                    TensorImpl::StridesType* strides) {
+Error dense_strides(const TensorImpl::SizesType* sizes, const TensorImpl::DimOrderType* dim_order,
+                    ssize_t dim, TensorImpl::StridesType* strides) {
   bool seen[TensorImpl::kMaxDim] = {};
   for (ssize_t i = 0; i < dim; ++i) {
     if (dim_order[i] >= dim || seen[dim_order[i]]) {
@@ -106,8 +112,7 @@ Error dense_strides(const TensorImpl::SizesType* sizes,
     seen[dim_order[i]] = true;
   }
   checked::StrideOverflow bad;
-  if (!checked::checked_dense_strides(sizes, dim_order, static_cast<size_t>(dim),
-                                       strides, &bad)) {
+  if (!checked::checked_dense_strides(sizes, dim_order, static_cast<size_t>(dim), strides, &bad)) {
     ET_LOG(Error, "Stride %lld of dim %zu does not fit the 32-bit stride type",
            static_cast<long long>(bad.value), bad.dim);
     return Error::InvalidArgument;
@@ -127,8 +132,8 @@ void TensorImpl::compute_strides() {
 // its sizes, strides and element count.
 Error TensorImpl::internal_resize_contiguous(ArrayRef<SizesType> new_sizes) {
   if (static_cast<ssize_t>(new_sizes.size()) != dim_) {
-    ET_LOG(Error, "Cannot change rank from %zd to %zu in a resize",
-           static_cast<ssize_t>(dim_), new_sizes.size());
+    ET_LOG(Error, "Cannot change rank from %zd to %zu in a resize", static_cast<ssize_t>(dim_),
+           new_sizes.size());
     return Error::NotSupported;
   }
   bool same = true;

@@ -7,19 +7,18 @@ namespace executorch {
 namespace runtime {
 
 Result<const TensorLayout> TensorLayout::create(Span<const int32_t> sizes,
-                                          Span<const uint8_t> dim_order,
-                                          ::executorch::aten::ScalarType scalar_type) {
+                                                Span<const uint8_t> dim_order,
+                                                ::executorch::aten::ScalarType scalar_type) {
   ET_CHECK_OR_RETURN_ERROR(sizes.size() == dim_order.size(), InvalidArgument,
-                           "TensorLayout: %zu sizes but %zu dim order entries",
-                           sizes.size(), dim_order.size());
+                           "TensorLayout: %zu sizes but %zu dim order entries", sizes.size(),
+                           dim_order.size());
   const size_t elem = elementSizeOrZero(scalar_type);
-  ET_CHECK_OR_RETURN_ERROR(elem != 0, InvalidArgument,
-                           "TensorLayout: invalid scalar type %d",
+  ET_CHECK_OR_RETURN_ERROR(elem != 0, InvalidArgument, "TensorLayout: invalid scalar type %d",
                            static_cast<int>(scalar_type));
   size_t nbytes = elem;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    ET_CHECK_OR_RETURN_ERROR(sizes[i] >= 0, InvalidArgument,
-                             "TensorLayout: negative size %d", sizes[i]);
+    ET_CHECK_OR_RETURN_ERROR(sizes[i] >= 0, InvalidArgument, "TensorLayout: negative size %d",
+                             sizes[i]);
     ET_CHECK_OR_RETURN_ERROR(dim_order[i] < sizes.size(), InvalidArgument,
                              "TensorLayout: dim order entry %u out of range",
                              static_cast<unsigned>(dim_order[i]));

@@ -21,8 +21,7 @@ void log_dim_order(const char* what, const Tensor& t) {
   for (size_t i = 0; i < order.size(); ++i) {
     values[i] = order[i];
   }
-  ET_LOG(Error, "%s; dim order %s", what,
-         tensor_shape_to_c_string({values, order.size()}).data());
+  ET_LOG(Error, "%s; dim order %s", what, tensor_shape_to_c_string({values, order.size()}).data());
 }
 
 bool is_contiguous(const Tensor& t) {
@@ -90,8 +89,10 @@ bool tensors_have_same_dim_order(const ::executorch::aten::ArrayRef<Tensor> tens
     all_channels_last = all_channels_last && is_channels_last(t);
   }
   if (!all_contiguous && !all_channels_last) {
-    ET_LOG(Error, "%zu tensors do not all have the default dim order, nor all the "
-                  "channels last one", tensor_list.size());
+    ET_LOG(Error,
+           "%zu tensors do not all have the default dim order, nor all the "
+           "channels last one",
+           tensor_list.size());
     return false;
   }
   return true;
@@ -106,8 +107,7 @@ Error share_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
   ET_CHECK_OR_RETURN_ERROR(t_src.mutable_data_ptr() != nullptr || t_src.nbytes() == 0,
                            InvalidArgument, "Source tensor has no data to share");
   // An empty source shares no memory.
-  t_dst.unsafeGetTensorImpl()->set_data(t_src.numel() == 0 ? nullptr
-                                                           : t_src.mutable_data_ptr());
+  t_dst.unsafeGetTensorImpl()->set_data(t_src.numel() == 0 ? nullptr : t_src.mutable_data_ptr());
   return Error::Ok;
 }
 
@@ -130,15 +130,13 @@ Error copy_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
 
 Error set_tensor_data(const Tensor& t, void* buffer, size_t buffer_size) {
   ET_CHECK_OR_RETURN_ERROR(buffer_size >= t.nbytes(), InvalidArgument,
-                           "Buffer of %zu bytes is smaller than the tensor's %zu",
-                           buffer_size, t.nbytes());
+                           "Buffer of %zu bytes is smaller than the tensor's %zu", buffer_size,
+                           t.nbytes());
   t.unsafeGetTensorImpl()->set_data(buffer);
   return Error::Ok;
 }
 
-void reset_data_ptr(const Tensor& tensor) {
-  tensor.unsafeGetTensorImpl()->set_data(nullptr);
-}
+void reset_data_ptr(const Tensor& tensor) { tensor.unsafeGetTensorImpl()->set_data(nullptr); }
 
 Error resize_tensor_impl(::executorch::aten::TensorImpl* impl,
                          ::executorch::aten::ArrayRef<::executorch::aten::SizesType> new_sizes) {

@@ -12,9 +12,7 @@ namespace runtime {
 namespace internal {
 
 namespace {
-void free_copy(void* /*context*/, void* data, size_t /*size*/) {
-  std::free(data);
-}
+void free_copy(void* /*context*/, void* data, size_t /*size*/) { std::free(data); }
 } // namespace
 
 Result<FreeableBuffer> ensure_aligned(FreeableBuffer buffer) {
@@ -30,8 +28,7 @@ Result<FreeableBuffer> ensure_aligned(FreeableBuffer buffer) {
   const size_t padded = (buffer.size() + kAlign - 1) / kAlign * kAlign;
   void* copy = std::aligned_alloc(kAlign, padded == 0 ? kAlign : padded);
   if (copy == nullptr) {
-    ET_LOG(Error, "Cannot allocate %zu bytes for an aligned program copy",
-           buffer.size());
+    ET_LOG(Error, "Cannot allocate %zu bytes for an aligned program copy", buffer.size());
     return Error::MemoryAllocationFailed;
   }
   std::memcpy(copy, data, buffer.size());

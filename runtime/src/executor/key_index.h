@@ -35,12 +35,10 @@ std::vector<uint32_t> sort_by_key(const Entries* entries) {
 
 // The position of the first entry named `key`, or -1.
 template <typename Entries>
-int64_t find_key(const Entries* entries, const std::vector<uint32_t>& order,
-                 std::string_view key) {
-  auto it = std::lower_bound(order.begin(), order.end(), key,
-                             [&](uint32_t i, std::string_view k) {
-                               return entry_key(entries, i) < k;
-                             });
+int64_t find_key(const Entries* entries, const std::vector<uint32_t>& order, std::string_view key) {
+  auto it = std::lower_bound(order.begin(), order.end(), key, [&](uint32_t i, std::string_view k) {
+    return entry_key(entries, i) < k;
+  });
   if (it == order.end() || entry_key(entries, *it) != key) {
     return -1;
   }

@@ -30,8 +30,8 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
                            "Input %zu is not a tensor value", idx);
   Tensor& dst = ms->values[vi].toTensor();
   ET_CHECK_OR_RETURN_ERROR(src.scalar_type() == dst.scalar_type(), InvalidArgument,
-                           "Input %zu: dtype %d, expected %d", idx,
-                           int(src.scalar_type()), int(dst.scalar_type()));
+                           "Input %zu: dtype %d, expected %d", idx, int(src.scalar_type()),
+                           int(dst.scalar_type()));
   ET_CHECK_OR_RETURN_ERROR(src.dim() == dst.dim(), InvalidArgument,
                            "Input %zu: rank %zd, expected %zd", idx, ssize_t(src.dim()),
                            ssize_t(dst.dim()));
@@ -40,8 +40,7 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
   if (ft->allocation_info() != nullptr) {
     // Planned input: copy into the planned buffer.
     ET_CHECK_OR_RETURN_ERROR(src.nbytes() == dst.nbytes(), InvalidArgument,
-                             "Input %zu: %zu bytes, expected %zu", idx, src.nbytes(),
-                             dst.nbytes());
+                             "Input %zu: %zu bytes, expected %zu", idx, src.nbytes(), dst.nbytes());
     if (src.const_data_ptr() != dst.const_data_ptr() && src.nbytes() > 0) {
       ET_CHECK_OR_RETURN_ERROR(src.const_data_ptr() != nullptr, InvalidArgument,
                                "Input %zu has no data", idx);
@@ -56,31 +55,30 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
         DeviceAllocator* da = get_device_allocator(type);
         ET_CHECK_OR_RETURN_ERROR(da != nullptr, NotFound,
                                  "Input %zu: no allocator for device %s: is the %s backend "
-                                 "installed?", idx, device_type_name(type),
-                                 device_type_name(type));
-        ET_CHECK_OR_RETURN_ERROR(ddev.is_cpu() || sdev.is_cpu() || ddev == sdev,
-                                 NotSupported, "Input %zu: copy from %s:%d to %s:%d", idx,
+                                 "installed?",
+                                 idx, device_type_name(type), device_type_name(type));
+        ET_CHECK_OR_RETURN_ERROR(ddev.is_cpu() || sdev.is_cpu() || ddev == sdev, NotSupported,
+                                 "Input %zu: copy from %s:%d to %s:%d", idx,
                                  device_type_name(sdev.type()), int(sdev.index()),
                                  device_type_name(ddev.type()), int(ddev.index()));
         Error e = Error::Ok;
         if (sdev.is_cpu()) {
-          e = da->copy_host_to_device(dst.mutable_data_ptr(), src.const_data_ptr(),
-                                      src.nbytes(), ddev.index());
+          e = da->copy_host_to_device(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes(),
+                                      ddev.index());
         } else if (ddev.is_cpu()) {
-          e = da->copy_device_to_host(dst.mutable_data_ptr(), src.const_data_ptr(),
-                                      src.nbytes(), sdev.index());
+          e = da->copy_device_to_host(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes(),
+                                      sdev.index());
         } else {
-          e = da->copy_device_to_device(dst.mutable_data_ptr(), src.const_data_ptr(),
-                                        src.nbytes(), ddev.index());
+          e = da->copy_device_to_device(dst.mutable_data_ptr(), src.const_data_ptr(), src.nbytes(),
+                                        ddev.index());
         }
         ET_CHECK_OK_OR_RETURN_ERROR(e, "Input %zu: copy %s -> %s failed", idx,
-                                    device_type_name(sdev.type()),
-                                    device_type_name(ddev.type()));
+                                    device_type_name(sdev.type()), device_type_name(ddev.type()));
       }
     }
   } else {
-    ET_CHECK_OR_RETURN_ERROR(ft->data_buffer_idx() == 0 && !internal::is_external(ft),
-                             InvalidState, "Input %zu is a constant", idx);
+    ET_CHECK_OR_RETURN_ERROR(ft->data_buffer_idx() == 0 && !internal::is_external(ft), InvalidState,
+                             "Input %zu is a constant", idx);
     // Unplanned input: alias the caller's data.
     dst.unsafeGetTensorImpl()->set_data(src.mutable_data_ptr());
   }
@@ -100,15 +98,14 @@ Method::~Method() {
 
 Error Method::set_input(const EValue& input, size_t input_idx) {
   ET_CHECK_OR_RETURN_ERROR(input_idx < inputs_size(), InvalidArgument,
-                           "Input index %zu out of range (%zu inputs)", input_idx,
-                           inputs_size());
+                           "Input index %zu out of range (%zu inputs)", input_idx, inputs_size());
   const int32_t vi = state_->plan->inputs()->Get(uint32_t(input_idx));
   EValue& target = state_->values[vi];
   // Undo a MoveCall of the last run into this slot (method_state.h).
   target = state_->loaded_inputs[input_idx];
   ET_CHECK_OR_RETURN_ERROR(input.tag == target.tag, InvalidArgument,
-                           "Input %zu: tag %u, expected %u", input_idx,
-                           unsigned(input.tag), unsigned(target.tag));
+                           "Input %zu: tag %u, expected %u", input_idx, unsigned(input.tag),
+                           unsigned(target.tag));
   switch (target.tag) {
     case Tag::Tensor:
       return set_tensor_input(state_, vi, input.toTensor(), input_idx);
@@ -120,8 +117,7 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
       return Error::Ok;
     case Tag::Double:
       ET_CHECK_OR_RETURN_ERROR(input.toDouble() == target.toDouble(), InvalidArgument,
-                               "Input %zu: Double differs from the traced value",
-                               input_idx);
+                               "Input %zu: Double differs from the traced value", input_idx);
       return Error::Ok;
     case Tag::Bool:
       ET_CHECK_OR_RETURN_ERROR(input.toBool() == target.toBool(), InvalidArgument,
@@ -138,8 +134,7 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
 
 Error Method::set_inputs(const ::executorch::aten::ArrayRef<EValue>& inputs) {
   ET_CHECK_OR_RETURN_ERROR(inputs.size() == inputs_size(), InvalidArgument,
-                           "%zu inputs given, method takes %zu", inputs.size(),
-                           inputs_size());
+                           "%zu inputs given, method takes %zu", inputs.size(), inputs_size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     ET_CHECK_OK_OR_RETURN_ERROR(set_input(inputs[i], i));
   }
@@ -154,14 +149,12 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
   const fb::Tensor* ft = fb_tensor(state_, vi);
   ET_CHECK_OR_RETURN_ERROR(ft != nullptr && state_->values[vi].isTensor(), InvalidArgument,
                            "Output %zu is not a tensor", output_idx);
-  ET_CHECK_OR_RETURN_ERROR(ft->allocation_info() == nullptr && ft->data_buffer_idx() == 0 &&
-                               !internal::is_external(ft),
-                           InvalidState, "Output %zu is memory-planned or constant",
-                           output_idx);
+  ET_CHECK_OR_RETURN_ERROR(
+      ft->allocation_info() == nullptr && ft->data_buffer_idx() == 0 && !internal::is_external(ft),
+      InvalidState, "Output %zu is memory-planned or constant", output_idx);
   Tensor& t = state_->values[vi].toTensor();
   ET_CHECK_OR_RETURN_ERROR(buffer != nullptr && size >= t.nbytes(), InvalidArgument,
-                           "Output %zu needs %zu bytes, got %zu", output_idx, t.nbytes(),
-                           size);
+                           "Output %zu needs %zu bytes, got %zu", output_idx, t.nbytes(), size);
   t.unsafeGetTensorImpl()->set_data(buffer);
   return Error::Ok;
 }
@@ -192,9 +185,8 @@ Error Method::reset_execution() {
 Error Method::experimental_reset_execution() { return reset_execution(); }
 
 Error Method::get_outputs(EValue* output_evalues, size_t length) {
-  ET_CHECK_OR_RETURN_ERROR(output_evalues != nullptr && length >= outputs_size(),
-                           InvalidArgument, "Room for %zu outputs, need %zu", length,
-                           outputs_size());
+  ET_CHECK_OR_RETURN_ERROR(output_evalues != nullptr && length >= outputs_size(), InvalidArgument,
+                           "Room for %zu outputs, need %zu", length, outputs_size());
   for (size_t i = 0; i < outputs_size(); ++i) {
     output_evalues[i] = get_output(i);
   }
@@ -202,9 +194,8 @@ Error Method::get_outputs(EValue* output_evalues, size_t length) {
 }
 
 Error Method::get_inputs(EValue* input_evalues, size_t length) {
-  ET_CHECK_OR_RETURN_ERROR(input_evalues != nullptr && length >= inputs_size(),
-                           InvalidArgument, "Room for %zu inputs, need %zu", length,
-                           inputs_size());
+  ET_CHECK_OR_RETURN_ERROR(input_evalues != nullptr && length >= inputs_size(), InvalidArgument,
+                           "Room for %zu inputs, need %zu", length, inputs_size());
   for (size_t i = 0; i < inputs_size(); ++i) {
     input_evalues[i] = state_->values[state_->plan->inputs()->Get(uint32_t(i))];
   }
@@ -251,8 +242,7 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
       continue;
     }
     const auto* fqn = ft->extra_tensor_info()->fully_qualified_name();
-    if (name == std::string_view(fqn->c_str(), fqn->size()) &&
-        state_->values[i].isTensor()) {
+    if (name == std::string_view(fqn->c_str(), fqn->size()) && state_->values[i].isTensor()) {
       return state_->values[i].toTensor();
     }
   }

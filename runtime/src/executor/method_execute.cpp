@@ -57,8 +57,7 @@ Error charge_work(MethodState* ms, Span<EValue*> args, uint64_t* work, size_t pc
 }
 
 // Runs instruction pc of chain c; *next is the instruction to run after it.
-Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counters,
-                      size_t* next) {
+Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counters, size_t* next) {
   const auto* instrs = ms->plan->chains()->Get(uint32_t(c))->instructions();
   const char* method_name = ms->plan->name()->c_str();
   const fb::Instruction* in = instrs->Get(uint32_t(pc));
@@ -70,8 +69,8 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counter
       KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
       slot.op(ctx, slot.args);
       if (ctx.failure_state() != Error::Ok) {
-        ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc,
-               method_name, unsigned(ctx.failure_state()));
+        ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc, method_name,
+               unsigned(ctx.failure_state()));
         return ctx.failure_state();
       }
       break;
@@ -83,8 +82,8 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counter
       BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(), method_name);
       const Error e = d.backend->execute(ctx, d.handle, slot.args);
       if (e != Error::Ok) {
-        ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x", int(idx),
-               pc, method_name, unsigned(e));
+        ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x", int(idx), pc,
+               method_name, unsigned(e));
         return e;
       }
       break;

@@ -33,8 +33,7 @@ MethodState::~MethodState() {
 
 namespace {
 
-Error init_delegate(MethodState* ms, uint32_t index,
-                    const LoadBackendOptionsMap* backend_options) {
+Error init_delegate(MethodState* ms, uint32_t index, const LoadBackendOptionsMap* backend_options) {
   const ProgramState* ps = ms->program;
   MemoryAllocator* alloc = ms->memory->method_allocator();
   const fb::BackendDelegate* d = ms->plan->delegates()->Get(index);
@@ -55,8 +54,7 @@ Error init_delegate(MethodState* ms, uint32_t index,
     auto loaded = ps->loader->load(
         ps->segment_base_offset + seg->offset(), seg->size(),
         DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Backend, data_index, id));
-    ET_CHECK_OK_OR_RETURN_ERROR(loaded.error(), "Cannot load segment %u for '%s'",
-                                data_index, id);
+    ET_CHECK_OK_OR_RETURN_ERROR(loaded.error(), "Cannot load segment %u for '%s'", data_index, id);
     processed = std::move(*loaded);
   }
 
@@ -77,8 +75,7 @@ Error init_delegate(MethodState* ms, uint32_t index,
   if (backend_options != nullptr) {
     runtime_specs = backend_options->get_options(id);
   }
-  BackendInitContext ctx(alloc, ms->tracer, ms->plan->name()->c_str(),
-                         ms->named_data,
+  BackendInitContext ctx(alloc, ms->tracer, ms->plan->name()->c_str(), ms->named_data,
                          runtime_specs);
   DelegateSlot* slot = new (&ms->delegates[index]) DelegateSlot();
   slot->processed = std::move(processed);
@@ -86,8 +83,8 @@ Error init_delegate(MethodState* ms, uint32_t index,
   auto handle = backend->init(ctx, &slot->processed, ArrayRef<CompileSpec>(specs, n_specs));
   if (!handle.ok()) {
     slot->~DelegateSlot();
-    ET_LOG(Error, "Backend '%s' failed to initialize delegate %u: error 0x%x", id,
-           index, unsigned(handle.error()));
+    ET_LOG(Error, "Backend '%s' failed to initialize delegate %u: error 0x%x", id, index,
+           unsigned(handle.error()));
     return handle.error();
   }
   slot->backend = backend;
@@ -106,8 +103,7 @@ void operator_name(const fb::Operator* op, char* buf, size_t n) {
   }
 }
 
-Error resolve_args(MethodState* ms, const flatbuffers::Vector<int32_t>* args,
-                   Span<EValue*>* out) {
+Error resolve_args(MethodState* ms, const flatbuffers::Vector<int32_t>* args, Span<EValue*>* out) {
   const size_t n = args == nullptr ? 0 : args->size();
   EValue** ptrs = ms->memory->method_allocator()->allocateList<EValue*>(n == 0 ? 1 : n);
   ET_CHECK_OR_RETURN_ERROR(ptrs != nullptr, MemoryAllocationFailed,
@@ -183,8 +179,7 @@ Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
   ms->chain_start[ms->n_chains] = total;
   ms->instructions = alloc->allocateList<InstructionSlot>(total == 0 ? 1 : total);
   ET_CHECK_OR_RETURN_ERROR(ms->instructions != nullptr, MemoryAllocationFailed,
-                           "Method allocator is out of memory for %zu instructions",
-                           total);
+                           "Method allocator is out of memory for %zu instructions", total);
   for (size_t i = 0; i < total; ++i) {
     new (&ms->instructions[i]) InstructionSlot();
   }
@@ -196,8 +191,8 @@ Error build_instructions(MethodState* ms, Span<const Kernel> kernel_registry) {
       const fb::Instruction* in = instrs->Get(i);
       InstructionSlot* slot = &ms->instructions[ms->chain_start[c] + i];
       if (in->instr_args_type() == fb::InstructionArguments::KernelCall) {
-        ET_CHECK_OK_OR_RETURN_ERROR(resolve_kernel(ms, in->instr_args_as_KernelCall(),
-                                                   slot, kernel_registry));
+        ET_CHECK_OK_OR_RETURN_ERROR(
+            resolve_kernel(ms, in->instr_args_as_KernelCall(), slot, kernel_registry));
       } else if (in->instr_args_type() == fb::InstructionArguments::DelegateCall) {
         ET_CHECK_OK_OR_RETURN_ERROR(
             resolve_args(ms, in->instr_args_as_DelegateCall()->args(), &slot->args));
@@ -214,7 +209,7 @@ bool has_keys(const NamedDataMap* m) {
     return false;
   }
   auto n = m->get_num_keys();
-  return !n.ok() || *n > 0;  // an error is reported by the merge
+  return !n.ok() || *n > 0; // an error is reported by the merge
 }
 
 // The caller's map and the program's own named data as one map. A key in
@@ -237,11 +232,9 @@ Error set_named_data(MethodState* ms, const NamedDataMap* external,
 Error fill_state(MethodState* ms, const LoadBackendOptionsMap* backend_options,
                  Span<const Kernel> kernel_registry) {
   ET_CHECK_OK_OR_RETURN_ERROR(parse_values(ms));
-  const size_t n_delegates =
-      ms->plan->delegates() == nullptr ? 0 : ms->plan->delegates()->size();
+  const size_t n_delegates = ms->plan->delegates() == nullptr ? 0 : ms->plan->delegates()->size();
   if (n_delegates > 0) {
-    ms->delegates =
-        ms->memory->method_allocator()->allocateList<DelegateSlot>(n_delegates);
+    ms->delegates = ms->memory->method_allocator()->allocateList<DelegateSlot>(n_delegates);
     ET_CHECK_OR_RETURN_ERROR(ms->delegates != nullptr, MemoryAllocationFailed,
                              "Method allocator is out of memory for delegates");
     for (uint32_t i = 0; i < n_delegates; ++i) {
@@ -253,8 +246,7 @@ Error fill_state(MethodState* ms, const LoadBackendOptionsMap* backend_options,
 
 } // namespace
 
-Result<MethodState*> load_method_state(const ProgramState* program,
-                                       const fb::ExecutionPlan* plan,
+Result<MethodState*> load_method_state(const ProgramState* program, const fb::ExecutionPlan* plan,
                                        MemoryManager* memory, EventTracer* tracer,
                                        const NamedDataMap* named_data_map,
                                        const LoadBackendOptionsMap* backend_options,
@@ -279,8 +271,7 @@ Result<MethodState*> load_method_state(const ProgramState* program,
 } // namespace internal
 
 Result<Method> Program::load_method(const char* method_name, MemoryManager* memory_manager,
-                                    EventTracer* event_tracer,
-                                    const NamedDataMap* named_data_map,
+                                    EventTracer* event_tracer, const NamedDataMap* named_data_map,
                                     const LoadBackendOptionsMap* backend_options,
                                     Span<const Kernel> kernel_registry) const {
   ET_CHECK_OR_RETURN_ERROR(method_name != nullptr && memory_manager != nullptr &&
@@ -289,9 +280,8 @@ Result<Method> Program::load_method(const char* method_name, MemoryManager* memo
   const auto* plans = state_->fb->execution_plan();
   for (uint32_t i = 0; i < plans->size(); ++i) {
     if (std::strcmp(plans->Get(i)->name()->c_str(), method_name) == 0) {
-      auto ms = internal::load_method_state(state_, plans->Get(i), memory_manager,
-                                            event_tracer, named_data_map,
-                                            backend_options, kernel_registry);
+      auto ms = internal::load_method_state(state_, plans->Get(i), memory_manager, event_tracer,
+                                            named_data_map, backend_options, kernel_registry);
       if (!ms.ok()) {
         return ms.error();
       }

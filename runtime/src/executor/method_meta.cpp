@@ -23,17 +23,28 @@ size_t vsize(const V* v) {
 
 Tag tag_of(fb::KernelTypes t) {
   switch (t) {
-    case fb::KernelTypes::Int: return Tag::Int;
-    case fb::KernelTypes::Bool: return Tag::Bool;
-    case fb::KernelTypes::Double: return Tag::Double;
-    case fb::KernelTypes::Tensor: return Tag::Tensor;
-    case fb::KernelTypes::String: return Tag::String;
-    case fb::KernelTypes::IntList: return Tag::ListInt;
-    case fb::KernelTypes::DoubleList: return Tag::ListDouble;
-    case fb::KernelTypes::BoolList: return Tag::ListBool;
-    case fb::KernelTypes::TensorList: return Tag::ListTensor;
-    case fb::KernelTypes::OptionalTensorList: return Tag::ListOptionalTensor;
-    default: return Tag::None;
+    case fb::KernelTypes::Int:
+      return Tag::Int;
+    case fb::KernelTypes::Bool:
+      return Tag::Bool;
+    case fb::KernelTypes::Double:
+      return Tag::Double;
+    case fb::KernelTypes::Tensor:
+      return Tag::Tensor;
+    case fb::KernelTypes::String:
+      return Tag::String;
+    case fb::KernelTypes::IntList:
+      return Tag::ListInt;
+    case fb::KernelTypes::DoubleList:
+      return Tag::ListDouble;
+    case fb::KernelTypes::BoolList:
+      return Tag::ListBool;
+    case fb::KernelTypes::TensorList:
+      return Tag::ListTensor;
+    case fb::KernelTypes::OptionalTensorList:
+      return Tag::ListOptionalTensor;
+    default:
+      return Tag::None;
   }
 }
 
@@ -55,38 +66,37 @@ size_t MethodMeta::num_outputs() const { return vsize(s_plan_->outputs()); }
 Result<Tag> MethodMeta::input_tag(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_inputs(), InvalidArgument,
                            "Input index %zu out of range (%zu)", index, num_inputs());
-  return tag_of(s_plan_->values()->Get(uint32_t(s_plan_->inputs()->Get(uint32_t(index))))
-                    ->val_type());
+  return tag_of(
+      s_plan_->values()->Get(uint32_t(s_plan_->inputs()->Get(uint32_t(index))))->val_type());
 }
 
 Result<Tag> MethodMeta::output_tag(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_outputs(), InvalidArgument,
                            "Output index %zu out of range (%zu)", index, num_outputs());
-  return tag_of(s_plan_->values()->Get(uint32_t(s_plan_->outputs()->Get(uint32_t(index))))
-                    ->val_type());
+  return tag_of(
+      s_plan_->values()->Get(uint32_t(s_plan_->outputs()->Get(uint32_t(index))))->val_type());
 }
 
 // TensorInfo's constructor is private to MethodMeta.
-#define ET_TENSOR_INFO_FROM(ev_expr)                                            \
-  const fb::EValue* ev_ = (ev_expr);                                            \
-  ET_CHECK_OR_RETURN_ERROR(ev_->val_type() == fb::KernelTypes::Tensor,          \
-                           InvalidArgument, "Value is not a tensor");           \
-  const fb::Tensor* t_ = ev_->val_as_Tensor();                                  \
-  auto nbytes_ = internal::tensor_nbytes(t_);                                   \
-  ET_CHECK_OK_OR_RETURN_ERROR(nbytes_.error());                                 \
-  const auto* info_ = t_->extra_tensor_info();                                  \
-  std::string_view name_;                                                       \
-  if (info_ != nullptr && info_->fully_qualified_name() != nullptr) {           \
-    name_ = std::string_view(info_->fully_qualified_name()->c_str(),            \
-                             info_->fully_qualified_name()->size());            \
-  }                                                                             \
-  return TensorInfo(                                                            \
-      Span<const int32_t>(t_->sizes() ? t_->sizes()->data() : nullptr,          \
-                          vsize(t_->sizes())),                                  \
-      Span<const uint8_t>(t_->dim_order() ? t_->dim_order()->data() : nullptr,  \
-                          vsize(t_->dim_order())),                              \
-      static_cast<ScalarType>(t_->scalar_type()),                               \
-      t_->allocation_info() != nullptr, name_, *nbytes_)
+#define ET_TENSOR_INFO_FROM(ev_expr)                                                        \
+  const fb::EValue* ev_ = (ev_expr);                                                        \
+  ET_CHECK_OR_RETURN_ERROR(ev_->val_type() == fb::KernelTypes::Tensor, InvalidArgument,     \
+                           "Value is not a tensor");                                        \
+  const fb::Tensor* t_ = ev_->val_as_Tensor();                                              \
+  auto nbytes_ = internal::tensor_nbytes(t_);                                               \
+  ET_CHECK_OK_OR_RETURN_ERROR(nbytes_.error());                                             \
+  const auto* info_ = t_->extra_tensor_info();                                              \
+  std::string_view name_;                                                                   \
+  if (info_ != nullptr && info_->fully_qualified_name() != nullptr) {                       \
+    name_ = std::string_view(info_->fully_qualified_name()->c_str(),                        \
+                             info_->fully_qualified_name()->size());                        \
+  }                                                                                         \
+  return TensorInfo(                                                                        \
+      Span<const int32_t>(t_->sizes() ? t_->sizes()->data() : nullptr, vsize(t_->sizes())), \
+      Span<const uint8_t>(t_->dim_order() ? t_->dim_order()->data() : nullptr,              \
+                          vsize(t_->dim_order())),                                          \
+      static_cast<ScalarType>(t_->scalar_type()), t_->allocation_info() != nullptr, name_,  \
+      *nbytes_)
 
 Result<TensorInfo> MethodMeta::input_tensor_meta(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_inputs(), InvalidArgument,
@@ -134,8 +144,7 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t index) const {
   return s_plan_->non_const_buffer_sizes()->Get(uint32_t(index + 1));
 }
 
-Result<::executorch::aten::Device> MethodMeta::memory_planned_buffer_device(
-    size_t index) const {
+Result<::executorch::aten::Device> MethodMeta::memory_planned_buffer_device(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_memory_planned_buffers(), InvalidArgument,
                            "Planned buffer %zu out of range (%zu)", index,
                            num_memory_planned_buffers());
@@ -152,8 +161,8 @@ Result<::executorch::aten::Device> MethodMeta::memory_planned_buffer_device(
 }
 
 Result<int64_t> MethodMeta::non_const_buffer_size(size_t index) const {
-  ET_CHECK_OR_RETURN_ERROR(index < vsize(s_plan_->non_const_buffer_sizes()),
-                           InvalidArgument, "Non-const buffer %zu out of range", index);
+  ET_CHECK_OR_RETURN_ERROR(index < vsize(s_plan_->non_const_buffer_sizes()), InvalidArgument,
+                           "Non-const buffer %zu out of range", index);
   return s_plan_->non_const_buffer_sizes()->Get(uint32_t(index));
 }
 
@@ -190,8 +199,7 @@ size_t MethodMeta::num_backends() const {
 
 Result<const char*> MethodMeta::get_backend_name(size_t index) const {
   const int64_t i = nth_distinct_backend(s_plan_, index);
-  ET_CHECK_OR_RETURN_ERROR(i >= 0, InvalidArgument, "Backend index %zu out of range",
-                           index);
+  ET_CHECK_OR_RETURN_ERROR(i >= 0, InvalidArgument, "Backend index %zu out of range", index);
   return s_plan_->delegates()->Get(uint32_t(i))->id()->c_str();
 }
 

@@ -27,12 +27,12 @@ using ::executorch::aten::TensorImpl;
 
 namespace {
 
-#define ET_ALLOC_OR_FAIL(ptr, what)                                        \
-  do {                                                                     \
-    if ((ptr) == nullptr) {                                                \
-      ET_LOG(Error, "Method allocator is out of memory for %s", what);     \
-      return Error::MemoryAllocationFailed;                                \
-    }                                                                      \
+#define ET_ALLOC_OR_FAIL(ptr, what)                                    \
+  do {                                                                 \
+    if ((ptr) == nullptr) {                                            \
+      ET_LOG(Error, "Method allocator is out of memory for %s", what); \
+      return Error::MemoryAllocationFailed;                            \
+    }                                                                  \
   } while (0)
 
 // The device the program puts planned buffer memory_id (1-based) on: its
@@ -49,8 +49,8 @@ etensor::Device program_buffer_device(const fb::ExecutionPlan* plan, uint32_t me
 }
 
 // Copies nbytes of host data into a planned buffer on `device`.
-Error copy_into_planned(etensor::Device device, void* dst, const void* src,
-                        size_t nbytes, uint32_t vi) {
+Error copy_into_planned(etensor::Device device, void* dst, const void* src, size_t nbytes,
+                        uint32_t vi) {
   if (nbytes == 0) {
     return Error::Ok;
   }
@@ -61,7 +61,8 @@ Error copy_into_planned(etensor::Device device, void* dst, const void* src,
   DeviceAllocator* da = get_device_allocator(device.type());
   ET_CHECK_OR_RETURN_ERROR(da != nullptr, NotFound,
                            "Value %u: no allocator for device %s to copy its initial "
-                           "value", vi, device_type_name(device.type()));
+                           "value",
+                           vi, device_type_name(device.type()));
   return da->copy_host_to_device(dst, src, nbytes, device.index());
 }
 
@@ -69,25 +70,24 @@ Error copy_into_planned(etensor::Device device, void* dst, const void* src,
 // non_const_buffer_device and the caller's HierarchicalAllocator must agree),
 // which an explicit ExtraTensorInfo device must match. Constants and external
 // data live in host memory; only an unplanned input may name a device.
-Error tensor_device(MethodState* ms, const fb::Tensor* t, uint32_t vi,
-                    etensor::Device* out) {
+Error tensor_device(MethodState* ms, const fb::Tensor* t, uint32_t vi, etensor::Device* out) {
   const auto* info = t->extra_tensor_info();
   // Generated tables derive privately from flatbuffers::Table; its vtable
   // tells whether the writer set the device (FlatBuffers omits defaults).
   const auto* table = reinterpret_cast<const flatbuffers::Table*>(info);
-  const bool info_device = info != nullptr &&
-                           (table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_TYPE) ||
-                            table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_INDEX));
+  const bool info_device =
+      info != nullptr && (table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_TYPE) ||
+                          table->CheckField(fb::ExtraTensorInfo::VT_DEVICE_INDEX));
   const etensor::Device tdev =
       info == nullptr ? etensor::Device(etensor::DeviceType::CPU)
                       : etensor::Device(static_cast<etensor::DeviceType>(info->device_type()),
                                         info->device_index());
   const auto* a = t->allocation_info();
   if (a == nullptr) {
-    ET_CHECK_OR_RETURN_ERROR(
-        tdev.is_cpu() || (t->data_buffer_idx() == 0 && !is_external(t)), InvalidProgram,
-        "Value %u: a constant or external tensor cannot be on %s", vi,
-        device_type_name(tdev.type()));
+    ET_CHECK_OR_RETURN_ERROR(tdev.is_cpu() || (t->data_buffer_idx() == 0 && !is_external(t)),
+                             InvalidProgram,
+                             "Value %u: a constant or external tensor cannot be on %s", vi,
+                             device_type_name(tdev.type()));
     *out = tdev;
     return Error::Ok;
   }
@@ -98,23 +98,22 @@ Error tensor_device(MethodState* ms, const fb::Tensor* t, uint32_t vi,
     ET_CHECK_OR_RETURN_ERROR(
         want == have, InvalidArgument,
         "Value %u: planned buffer %u is on %s:%d in the program but the planned memory "
-        "given is on %s:%d", vi, a->memory_id(), device_type_name(want.type()),
-        int(want.index()), device_type_name(have.type()), int(have.index()));
+        "given is on %s:%d",
+        vi, a->memory_id(), device_type_name(want.type()), int(want.index()),
+        device_type_name(have.type()), int(have.index()));
   }
-  ET_CHECK_OR_RETURN_ERROR(
-      !info_device || tdev == want, InvalidProgram,
-      "Value %u: tensor is on %s:%d but its planned buffer %u is on %s:%d", vi,
-      device_type_name(tdev.type()), int(tdev.index()), a->memory_id(),
-      device_type_name(want.type()), int(want.index()));
+  ET_CHECK_OR_RETURN_ERROR(!info_device || tdev == want, InvalidProgram,
+                           "Value %u: tensor is on %s:%d but its planned buffer %u is on %s:%d", vi,
+                           device_type_name(tdev.type()), int(tdev.index()), a->memory_id(),
+                           device_type_name(want.type()), int(want.index()));
   *out = want;
   return Error::Ok;
 }
 
 // Loads a planned external tensor's bytes from the named data into its
 // planned memory at addr (through a host copy for a device buffer).
-Error load_external_into_planned(MethodState* ms, const fb::Tensor* t,
-                                 etensor::Device device, void* addr, size_t nbytes,
-                                 uint32_t vi) {
+Error load_external_into_planned(MethodState* ms, const fb::Tensor* t, etensor::Device device,
+                                 void* addr, size_t nbytes, uint32_t vi) {
   const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
   ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
                            "External tensor '%s' but no named data map", fqn);
@@ -133,9 +132,8 @@ Error load_external_into_planned(MethodState* ms, const fb::Tensor* t,
 }
 
 // Copies a mutable buffer's initial value from the program into addr.
-Error load_mutable_into_planned(MethodState* ms, const fb::Tensor* t,
-                                etensor::Device device, void* addr, size_t nbytes,
-                                uint32_t vi) {
+Error load_mutable_into_planned(MethodState* ms, const fb::Tensor* t, etensor::Device device,
+                                void* addr, size_t nbytes, uint32_t vi) {
   const ProgramState* ps = ms->program;
   const auto* sub = ps->fb->mutable_data_segments()->Get(0);
   const auto* seg = ps->fb->segments()->Get(sub->segment_index());
@@ -153,16 +151,16 @@ Error load_mutable_into_planned(MethodState* ms, const fb::Tensor* t,
 
 // A planned tensor: its address in the planned buffer, filled with its
 // external or mutable initial value when it has one.
-Error resolve_planned(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
-                      size_t nbytes, uint32_t vi) {
+Error resolve_planned(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, size_t nbytes,
+                      uint32_t vi) {
   const auto* a = t->allocation_info();
   HierarchicalAllocator* planned = ms->memory->planned_memory();
   ET_CHECK_OR_RETURN_ERROR(planned != nullptr, InvalidArgument,
                            "Value %u is memory-planned but no planned memory was given", vi);
   // memory_id is 1-based in the file; the caller's buffer 0 is mem_id 1.
   auto addr = planned->get_offset_address(a->memory_id() - 1, planned_offset(a), nbytes);
-  ET_CHECK_OK_OR_RETURN_ERROR(addr.error(), "Value %u: planned buffer %u too small or missing",
-                              vi, a->memory_id());
+  ET_CHECK_OK_OR_RETURN_ERROR(addr.error(), "Value %u: planned buffer %u too small or missing", vi,
+                              a->memory_id());
   impl->set_data(*addr);
   if (is_external(t)) {
     return load_external_into_planned(ms, t, impl->device(), *addr, nbytes, vi);
@@ -175,8 +173,7 @@ Error resolve_planned(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
 
 // An unplanned external tensor: the named data's bytes, kept alive by the
 // method, after checking their layout against the program's.
-Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
-                       size_t nbytes) {
+Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, size_t nbytes) {
   const char* fqn = t->extra_tensor_info()->fully_qualified_name()->c_str();
   ET_CHECK_OR_RETURN_ERROR(ms->named_data != nullptr, NotFound,
                            "External tensor '%s' but no named data map", fqn);
@@ -186,8 +183,8 @@ Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
         layout->scalar_type() == impl->scalar_type() && layout->nbytes() == nbytes,
         InvalidExternalData,
         "External tensor '%s': layout (dtype %d, %zu bytes) does not match the "
-        "program (dtype %d, %zu bytes)", fqn, int(layout->scalar_type()),
-        layout->nbytes(), int(impl->scalar_type()), nbytes);
+        "program (dtype %d, %zu bytes)",
+        fqn, int(layout->scalar_type()), layout->nbytes(), int(impl->scalar_type()), nbytes);
   } else if (layout.error() != Error::NotSupported) {
     ET_LOG(Error, "External tensor '%s' not found in the named data", fqn);
     return layout.error();
@@ -195,8 +192,8 @@ Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
   auto data = ms->named_data->get_data(fqn);
   ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load external tensor '%s'", fqn);
   ET_CHECK_OR_RETURN_ERROR(data->size() >= nbytes, InvalidExternalData,
-                           "External tensor '%s' holds %zu bytes, needs %zu", fqn,
-                           data->size(), nbytes);
+                           "External tensor '%s' holds %zu bytes, needs %zu", fqn, data->size(),
+                           nbytes);
   impl->set_data(const_cast<void*>(data->data()));
   FreeableBuffer* slot = &ms->external_data[ms->n_external_data++];
   new (slot) FreeableBuffer(std::move(*data));
@@ -204,8 +201,7 @@ Error resolve_external(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
 }
 
 // A constant: points straight into the program's bytes, no copy.
-Error resolve_constant(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
-                       uint32_t vi) {
+Error resolve_constant(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, uint32_t vi) {
   const ProgramState* ps = ms->program;
   const void* data = nullptr;
   if (ps->uses_constant_segment) {
@@ -225,8 +221,8 @@ Error resolve_constant(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
 
 // Where a tensor's bytes live; sets impl's data pointer (impl's device is
 // settled by tensor_device()). Unplanned inputs and outputs get none yet.
-Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl,
-                          size_t nbytes, uint32_t vi) {
+Error resolve_tensor_data(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, size_t nbytes,
+                          uint32_t vi) {
   if (t->allocation_info() != nullptr) {
     return resolve_planned(ms, t, impl, nbytes, vi);
   }
@@ -259,22 +255,20 @@ Error parse_tensor(MethodState* ms, const fb::Tensor* t, uint32_t vi, EValue* ou
   }
   // The program gives sizes and dim order; the strides kernels and
   // delegates read follow from them (validation checked they fit).
-  ET_CHECK_OR_RETURN_ERROR(checked_dense_strides(sizes, dim_order, rank, strides),
-                           InvalidProgram, "Value %u: strides do not fit 32 bits", vi);
+  ET_CHECK_OR_RETURN_ERROR(checked_dense_strides(sizes, dim_order, rank, strides), InvalidProgram,
+                           "Value %u: strides do not fit 32 bits", vi);
   etensor::Device device(etensor::DeviceType::CPU);
   ET_CHECK_OK_OR_RETURN_ERROR(tensor_device(ms, t, vi, &device));
-  new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), ssize_t(rank),
-                        sizes, nullptr, dim_order, strides,
-                        static_cast<TensorShapeDynamism>(t->shape_dynamism()),
+  new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), ssize_t(rank), sizes, nullptr,
+                        dim_order, strides, static_cast<TensorShapeDynamism>(t->shape_dynamism()),
                         device.type(), device.index());
   ET_CHECK_OK_OR_RETURN_ERROR(resolve_tensor_data(ms, t, impl, *nbytes, vi));
   // A planned offset or constant offset from the file must leave the data
   // aligned for its dtype: kernels access it as T* (found by fuzz_program).
   const size_t esize = elementSizeOrZero(impl->scalar_type());
   ET_CHECK_OR_RETURN_ERROR(
-      esize == 0 || reinterpret_cast<uintptr_t>(impl->data()) % esize == 0,
-      InvalidProgram, "Value %u: data at %p is not aligned for its %zu-byte dtype", vi,
-      impl->data(), esize);
+      esize == 0 || reinterpret_cast<uintptr_t>(impl->data()) % esize == 0, InvalidProgram,
+      "Value %u: data at %p is not aligned for its %zu-byte dtype", vi, impl->data(), esize);
   new (out) EValue(Tensor(impl));
   return Error::Ok;
 }
@@ -377,8 +371,7 @@ size_t count_external_tensors(const fb::ExecutionPlan* plan) {
   size_t n = 0;
   for (uint32_t i = 0; i < plan->values()->size(); ++i) {
     const auto* ev = plan->values()->Get(i);
-    if (ev->val_type() == fb::KernelTypes::Tensor &&
-        is_external(ev->val_as_Tensor()) &&
+    if (ev->val_type() == fb::KernelTypes::Tensor && is_external(ev->val_as_Tensor()) &&
         ev->val_as_Tensor()->allocation_info() == nullptr) {
       ++n;
     }

@@ -26,30 +26,27 @@ constexpr char kProgramIdentifier[] = "ET12";
 // The Verifier's table count limit; the file size bounds it further.
 constexpr flatbuffers::uoffset_t kMaxTables = 1u << 24;
 
-Error load_into_state(ProgramState* st, DataLoader* loader,
-                      Program::Verification verification) {
+Error load_into_state(ProgramState* st, DataLoader* loader, Program::Verification verification) {
   st->loader = loader;
   auto size_r = loader->size();
   ET_CHECK_OK_OR_RETURN_ERROR(size_r.error(), "Cannot get the program size");
   st->file_size = *size_r;
-  ET_CHECK_OR_RETURN_ERROR(st->file_size >= 8, InvalidProgram,
-                           "Program of %zu bytes is too short", st->file_size);
+  ET_CHECK_OR_RETURN_ERROR(st->file_size >= 8, InvalidProgram, "Program of %zu bytes is too short",
+                           st->file_size);
 
   const size_t probe =
-      st->file_size < internal::kPteHeaderProbeSize ? st->file_size
-                                                    : internal::kPteHeaderProbeSize;
+      st->file_size < internal::kPteHeaderProbeSize ? st->file_size : internal::kPteHeaderProbeSize;
   size_t program_size = st->file_size;
   st->segment_base_offset = program_size;
   {
-    auto head = loader->load(0, probe,
-                             DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
+    auto head =
+        loader->load(0, probe, DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
     ET_CHECK_OK_OR_RETURN_ERROR(head.error(), "Cannot read the program header");
     ET_CHECK_OR_RETURN_ERROR(head->size() >= probe, InvalidProgram,
                              "Short read of the program header");
     const auto* bytes = static_cast<const uint8_t*>(head->data());
-    ET_CHECK_OR_RETURN_ERROR(
-        std::memcmp(bytes + kIdentifierOffset, kProgramIdentifier, 4) == 0,
-        InvalidProgram, "Not a program: file identifier is not ET12");
+    ET_CHECK_OR_RETURN_ERROR(std::memcmp(bytes + kIdentifierOffset, kProgramIdentifier, 4) == 0,
+                             InvalidProgram, "Not a program: file identifier is not ET12");
     auto hdr = internal::parse_pte_header(bytes, head->size(), st->file_size);
     ET_CHECK_OK_OR_RETURN_ERROR(hdr.error());
     if (hdr->present) {
@@ -62,11 +59,9 @@ Error load_into_state(ProgramState* st, DataLoader* loader,
 
   auto data = loader->load(0, program_size,
                            DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
-  ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load %zu program bytes",
-                              program_size);
+  ET_CHECK_OK_OR_RETURN_ERROR(data.error(), "Cannot load %zu program bytes", program_size);
   ET_CHECK_OR_RETURN_ERROR(data->size() == program_size, InvalidProgram,
-                           "Loader returned %zu bytes, asked for %zu", data->size(),
-                           program_size);
+                           "Loader returned %zu bytes, asked for %zu", data->size(), program_size);
   auto aligned = internal::ensure_aligned(std::move(*data));
   ET_CHECK_OK_OR_RETURN_ERROR(aligned.error());
   st->program_data = std::move(*aligned);
@@ -81,8 +76,8 @@ Error load_into_state(ProgramState* st, DataLoader* loader,
   st->fb = fb::GetProgram(buf);
 
   const auto* cs = st->fb->constant_segment();
-  st->uses_constant_segment = cs != nullptr && cs->offsets() != nullptr &&
-                              cs->offsets()->size() > 0;
+  st->uses_constant_segment =
+      cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 0;
   ET_CHECK_OK_OR_RETURN_ERROR(internal::validate_program(*st));
   st->named_data.index();
 
@@ -90,8 +85,7 @@ Error load_into_state(ProgramState* st, DataLoader* loader,
     const auto* seg = st->fb->segments()->Get(cs->segment_index());
     auto seg_data = loader->load(
         st->segment_base_offset + seg->offset(), seg->size(),
-        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant,
-                                cs->segment_index()));
+        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, cs->segment_index()));
     ET_CHECK_OK_OR_RETURN_ERROR(seg_data.error(), "Cannot load the constant segment");
     ET_CHECK_OR_RETURN_ERROR(seg_data->size() == seg->size(), InvalidProgram,
                              "Short read of the constant segment");
@@ -115,20 +109,16 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   return Program(st);
 }
 
-Program::Program(Program&& rhs) noexcept : state_(rhs.state_) {
-  rhs.state_ = nullptr;
-}
+Program::Program(Program&& rhs) noexcept : state_(rhs.state_) { rhs.state_ = nullptr; }
 
 Program::~Program() { delete state_; }
 
-size_t Program::num_methods() const {
-  return state_->fb->execution_plan()->size();
-}
+size_t Program::num_methods() const { return state_->fb->execution_plan()->size(); }
 
 Result<const char*> Program::get_method_name(size_t method_index) const {
   ET_CHECK_OR_RETURN_ERROR(method_index < num_methods(), InvalidArgument,
-                           "Method index %zu out of range (%zu methods)",
-                           method_index, num_methods());
+                           "Method index %zu out of range (%zu methods)", method_index,
+                           num_methods());
   return state_->fb->execution_plan()->Get(uint32_t(method_index))->name()->c_str();
 }
 
@@ -144,28 +134,24 @@ Result<MethodMeta> Program::method_meta(const char* method_name) const {
   return Error::InvalidArgument;
 }
 
-Result<const void*> Program::get_constant_buffer_data(size_t buffer_idx,
-                                                      size_t nbytes) const {
+Result<const void*> Program::get_constant_buffer_data(size_t buffer_idx, size_t nbytes) const {
   const auto* prog = state_->fb;
   if (state_->uses_constant_segment) {
     const auto* offsets = prog->constant_segment()->offsets();
     ET_CHECK_OR_RETURN_ERROR(buffer_idx < offsets->size(), InvalidArgument,
-                             "Constant index %zu out of range (%u)", buffer_idx,
-                             offsets->size());
+                             "Constant index %zu out of range (%u)", buffer_idx, offsets->size());
     const uint64_t off = offsets->Get(uint32_t(buffer_idx));
     ET_CHECK_OR_RETURN_ERROR(
-        internal::range_fits(off, nbytes, state_->constant_segment_data.size()),
-        InvalidArgument, "Constant [%llu, +%zu) outside the constant segment",
-        (unsigned long long)off, nbytes);
+        internal::range_fits(off, nbytes, state_->constant_segment_data.size()), InvalidArgument,
+        "Constant [%llu, +%zu) outside the constant segment", (unsigned long long)off, nbytes);
     return static_cast<const uint8_t*>(state_->constant_segment_data.data()) + off;
   }
   const auto* cb = prog->constant_buffer();
   ET_CHECK_OR_RETURN_ERROR(cb != nullptr && buffer_idx < cb->size(), InvalidArgument,
                            "Constant buffer %zu out of range", buffer_idx);
   const auto* storage = cb->Get(uint32_t(buffer_idx))->storage();
-  ET_CHECK_OR_RETURN_ERROR(storage != nullptr && storage->size() >= nbytes,
-                           InvalidArgument, "Constant buffer %zu smaller than %zu bytes",
-                           buffer_idx, nbytes);
+  ET_CHECK_OR_RETURN_ERROR(storage != nullptr && storage->size() >= nbytes, InvalidArgument,
+                           "Constant buffer %zu smaller than %zu bytes", buffer_idx, nbytes);
   return static_cast<const void*>(storage->data());
 }
 
@@ -185,9 +171,8 @@ Program::HeaderStatus Program::check_header(const void* data, size_t size) {
   if (id[0] != 'E' || id[1] != 'T') {
     return HeaderStatus::NotPresent;
   }
-  return std::memcmp(id, kProgramIdentifier, 4) == 0
-             ? HeaderStatus::CompatibleVersion
-             : HeaderStatus::IncompatibleVersion;
+  return std::memcmp(id, kProgramIdentifier, 4) == 0 ? HeaderStatus::CompatibleVersion
+                                                     : HeaderStatus::IncompatibleVersion;
 }
 
 } // namespace runtime

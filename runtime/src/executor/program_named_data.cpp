@@ -17,8 +17,7 @@ int64_t ProgramNamedDataMap::find(std::string_view key) const {
   return find_key(state_->fb->named_data(), order_, key);
 }
 
-Result<const TensorLayout> ProgramNamedDataMap::get_tensor_layout(
-    std::string_view key) const {
+Result<const TensorLayout> ProgramNamedDataMap::get_tensor_layout(std::string_view key) const {
   // Program named data are plain blobs: there is no layout to give.
   return find(key) < 0 ? Error::NotFound : Error::NotSupported;
 }
@@ -31,14 +30,12 @@ Result<FreeableBuffer> ProgramNamedDataMap::get_data(std::string_view key) const
   // Validation checked segment_index and the segment's range at load.
   const auto* nd = state_->fb->named_data()->Get(static_cast<uint32_t>(i));
   const auto* seg = state_->fb->segments()->Get(nd->segment_index());
-  return state_->loader->load(
-      state_->segment_base_offset + seg->offset(), seg->size(),
-      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::External,
-                              nd->segment_index(), nd->key()->c_str()));
+  return state_->loader->load(state_->segment_base_offset + seg->offset(), seg->size(),
+                              DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::External,
+                                                      nd->segment_index(), nd->key()->c_str()));
 }
 
-Error ProgramNamedDataMap::load_data_into(std::string_view key, void* buffer,
-                                          size_t size) const {
+Error ProgramNamedDataMap::load_data_into(std::string_view key, void* buffer, size_t size) const {
   auto data = get_data(key);
   if (!data.ok()) {
     return data.error();

@@ -19,8 +19,7 @@ class ProgramNamedDataMap final : public NamedDataMap {
   void index();
   Result<const TensorLayout> get_tensor_layout(std::string_view key) const override;
   Result<FreeableBuffer> get_data(std::string_view key) const override;
-  Error load_data_into(std::string_view key, void* buffer,
-                       size_t size) const override;
+  Error load_data_into(std::string_view key, void* buffer, size_t size) const override;
   Result<uint32_t> get_num_keys() const override;
   Result<const char*> get_key(uint32_t index) const override;
 

@@ -18,8 +18,7 @@ Result<const char*> Program::get_output_flattening_encoding(const char* method_n
       continue;
     }
     const auto* meta = plan->container_meta_type();
-    ET_CHECK_OR_RETURN_ERROR(meta != nullptr && meta->encoded_out_str() != nullptr,
-                             InvalidProgram,
+    ET_CHECK_OR_RETURN_ERROR(meta != nullptr && meta->encoded_out_str() != nullptr, InvalidProgram,
                              "Method '%s' has no output flattening encoding", method_name);
     return meta->encoded_out_str()->c_str();
   }

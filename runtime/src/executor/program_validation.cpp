@@ -17,12 +17,12 @@ namespace internal {
 namespace fb = executorch_flatbuffer;
 using ::executorch::aten::ScalarType;
 
-#define ET_VALIDATE(cond, ...)              \
-  do {                                      \
-    if (!(cond)) {                          \
-      ET_LOG(Error, __VA_ARGS__);           \
-      return Error::InvalidProgram;         \
-    }                                       \
+#define ET_VALIDATE(cond, ...)      \
+  do {                              \
+    if (!(cond)) {                  \
+      ET_LOG(Error, __VA_ARGS__);   \
+      return Error::InvalidProgram; \
+    }                               \
   } while (0)
 
 template <typename V>
@@ -78,18 +78,16 @@ Error check_tensor_strides(const fb::Tensor* t, uint32_t vi) {
   }
   int32_t strides[::executorch::aten::TensorImpl::kMaxDim];
   StrideOverflow bad;
-  ET_VALIDATE(rank == 0 || checked_dense_strides(t->sizes()->data(), order, rank,
-                                                 strides, &bad),
+  ET_VALIDATE(rank == 0 || checked_dense_strides(t->sizes()->data(), order, rank, strides, &bad),
               "Tensor value %u: stride %lld of dim %zu does not fit the 32-bit stride "
-              "type", vi, (long long)bad.value, bad.dim);
+              "type",
+              vi, (long long)bad.value, bad.dim);
   return Error::Ok;
 }
 
 namespace {
 
-bool is_kernel_type(fb::KernelTypes ty, fb::KernelTypes want) {
-  return ty == want;
-}
+bool is_kernel_type(fb::KernelTypes ty, fb::KernelTypes want) { return ty == want; }
 
 struct PlanChecker {
   const ProgramState& st;
@@ -106,8 +104,7 @@ struct PlanChecker {
     for (uint32_t i = 0; i < vsize(v); ++i) {
       const int32_t idx = v->Get(i);
       ET_VALIDATE(idx >= 0 && size_t(idx) < n_values,
-                  "%s[%u] = %d is not a value index (%zu values)", what, i, idx,
-                  n_values);
+                  "%s[%u] = %d is not a value index (%zu values)", what, i, idx, n_values);
     }
     return Error::Ok;
   }
@@ -127,8 +124,8 @@ struct PlanChecker {
     const size_t rank = vsize(t->sizes());
     const auto* dim_order = t->dim_order();
     ET_VALIDATE(dim_order == nullptr || dim_order->size() == rank,
-                "Tensor value %u: dim_order has %zu entries for rank %zu", vi,
-                vsize(dim_order), rank);
+                "Tensor value %u: dim_order has %zu entries for rank %zu", vi, vsize(dim_order),
+                rank);
     if (dim_order != nullptr) {
       uint32_t seen = 0;
       for (uint32_t i = 0; i < rank; ++i) {
@@ -140,19 +137,16 @@ struct PlanChecker {
     }
     ET_CHECK_OK_OR_RETURN_ERROR(check_tensor_strides(t, vi));
     const auto dyn = t->shape_dynamism();
-    ET_VALIDATE(dyn >= fb::TensorShapeDynamism::MIN &&
-                    dyn <= fb::TensorShapeDynamism::MAX,
+    ET_VALIDATE(dyn >= fb::TensorShapeDynamism::MIN && dyn <= fb::TensorShapeDynamism::MAX,
                 "Tensor value %u: unknown shape dynamism %d", vi, int(dyn));
     const auto* info = t->extra_tensor_info();
     if (info != nullptr) {
       ET_VALIDATE(info->location() >= fb::TensorDataLocation::MIN &&
                       info->location() <= fb::TensorDataLocation::MAX,
-                  "Tensor value %u: unknown data location %d", vi,
-                  int(info->location()));
-      ET_VALIDATE(info->device_type() >= fb::DeviceType::MIN &&
-                      info->device_type() <= fb::DeviceType::MAX,
-                  "Tensor value %u: unknown device type %d", vi,
-                  int(info->device_type()));
+                  "Tensor value %u: unknown data location %d", vi, int(info->location()));
+      ET_VALIDATE(
+          info->device_type() >= fb::DeviceType::MIN && info->device_type() <= fb::DeviceType::MAX,
+          "Tensor value %u: unknown device type %d", vi, int(info->device_type()));
     }
     return Error::Ok;
   }
@@ -166,14 +160,13 @@ struct PlanChecker {
       const auto* bufs = plan->non_const_buffer_sizes();
       const uint32_t mem_id = alloc->memory_id();
       ET_VALIDATE(mem_id >= 1 && mem_id < vsize(bufs),
-                  "Tensor value %u: memory_id %u has no planned buffer (%zu sizes)",
-                  vi, mem_id, vsize(bufs));
+                  "Tensor value %u: memory_id %u has no planned buffer (%zu sizes)", vi, mem_id,
+                  vsize(bufs));
       const int64_t cap = bufs->Get(mem_id);
       ET_VALIDATE(range_fits(planned_offset(alloc), nbytes, uint64_t(cap)),
                   "Tensor value %u: planned range [%llu, +%zu) outside buffer %u "
                   "of %lld bytes",
-                  vi, (unsigned long long)planned_offset(alloc), nbytes, mem_id,
-                  (long long)cap);
+                  vi, (unsigned long long)planned_offset(alloc), nbytes, mem_id, (long long)cap);
       if (dbi > 0 && !is_external(t)) {
         // Initial value from the mutable data segment.
         const auto* mds = prog->mutable_data_segments();
@@ -182,9 +175,8 @@ struct PlanChecker {
         const auto* sub = mds->Get(0);
         const auto* seg = prog->segments()->Get(sub->segment_index());
         ET_VALIDATE(range_fits(sub->offsets()->Get(dbi), nbytes, seg->size()),
-                    "Tensor value %u: mutable data [%llu, +%zu) outside segment %u",
-                    vi, (unsigned long long)sub->offsets()->Get(dbi), nbytes,
-                    sub->segment_index());
+                    "Tensor value %u: mutable data [%llu, +%zu) outside segment %u", vi,
+                    (unsigned long long)sub->offsets()->Get(dbi), nbytes, sub->segment_index());
       }
     } else if (is_external(t)) {
       ET_VALIDATE(info->fully_qualified_name() != nullptr,
@@ -193,8 +185,8 @@ struct PlanChecker {
       if (st.uses_constant_segment) {
         const auto* cs = prog->constant_segment();
         ET_VALIDATE(dbi < vsize(cs->offsets()),
-                    "Tensor value %u: constant index %u out of range (%zu offsets)",
-                    vi, dbi, vsize(cs->offsets()));
+                    "Tensor value %u: constant index %u out of range (%zu offsets)", vi, dbi,
+                    vsize(cs->offsets()));
         const uint64_t seg_size = prog->segments()->Get(cs->segment_index())->size();
         ET_VALIDATE(range_fits(cs->offsets()->Get(dbi), nbytes, seg_size),
                     "Tensor value %u: constant [%llu, +%zu) outside the constant "
@@ -203,11 +195,13 @@ struct PlanChecker {
                     (unsigned long long)seg_size);
       } else {
         const auto* cb = prog->constant_buffer();
-        ET_VALIDATE(dbi < vsize(cb), "Tensor value %u: constant buffer %u out of "
-                    "range (%zu buffers)", vi, dbi, vsize(cb));
+        ET_VALIDATE(dbi < vsize(cb),
+                    "Tensor value %u: constant buffer %u out of "
+                    "range (%zu buffers)",
+                    vi, dbi, vsize(cb));
         ET_VALIDATE(vsize(cb->Get(dbi)->storage()) >= nbytes,
-                    "Tensor value %u: constant buffer %u holds %zu bytes, needs %zu",
-                    vi, dbi, vsize(cb->Get(dbi)->storage()), nbytes);
+                    "Tensor value %u: constant buffer %u holds %zu bytes, needs %zu", vi, dbi,
+                    vsize(cb->Get(dbi)->storage()), nbytes);
       }
     }
     return Error::Ok;
@@ -224,8 +218,8 @@ struct PlanChecker {
       case fb::KernelTypes::Tensor:
         return check_tensor(ev->val_as_Tensor(), vi);
       case fb::KernelTypes::String:
-        ET_VALIDATE(ev->val_as_String()->string_val() != nullptr,
-                    "String value %u has no string", vi);
+        ET_VALIDATE(ev->val_as_String()->string_val() != nullptr, "String value %u has no string",
+                    vi);
         break;
       case fb::KernelTypes::IntList: {
         const auto* items = ev->val_as_IntList()->items();
@@ -234,10 +228,9 @@ struct PlanChecker {
         for (uint32_t i = 0; i < items->size(); ++i) {
           const int64_t idx = items->Get(i);
           // Items are indices of Int values.
-          ET_VALIDATE(idx >= 0 && idx < int64_t(n_values) &&
-                          value_is(int32_t(idx), fb::KernelTypes::Int),
-                      "IntList value %u item %u = %lld is not an Int value index",
-                      vi, i, (long long)idx);
+          ET_VALIDATE(
+              idx >= 0 && idx < int64_t(n_values) && value_is(int32_t(idx), fb::KernelTypes::Int),
+              "IntList value %u item %u = %lld is not an Int value index", vi, i, (long long)idx);
         }
         break;
       }
@@ -247,16 +240,16 @@ struct PlanChecker {
                     "DoubleList value %u has no (aligned) items", vi);
         break;
       case fb::KernelTypes::BoolList:
-        ET_VALIDATE(ev->val_as_BoolList()->items() != nullptr,
-                    "BoolList value %u has no items", vi);
+        ET_VALIDATE(ev->val_as_BoolList()->items() != nullptr, "BoolList value %u has no items",
+                    vi);
         break;
       case fb::KernelTypes::TensorList: {
         const auto* items = ev->val_as_TensorList()->items();
         ET_VALIDATE(items != nullptr, "TensorList value %u has no items", vi);
         for (uint32_t i = 0; i < items->size(); ++i) {
           ET_VALIDATE(value_is(items->Get(i), fb::KernelTypes::Tensor),
-                      "TensorList value %u item %u = %d is not a Tensor value",
-                      vi, i, items->Get(i));
+                      "TensorList value %u item %u = %d is not a Tensor value", vi, i,
+                      items->Get(i));
         }
         break;
       }
@@ -268,7 +261,8 @@ struct PlanChecker {
           ET_VALIDATE(idx == -1 || value_is(idx, fb::KernelTypes::Tensor) ||
                           value_is(idx, fb::KernelTypes::Null),
                       "OptionalTensorList value %u item %u = %d is not a Tensor "
-                      "value or -1", vi, i, idx);
+                      "value or -1",
+                      vi, i, idx);
         }
         break;
       }
@@ -280,32 +274,30 @@ struct PlanChecker {
 
   Error check_instruction(const fb::Instruction* in, size_t n_instr, uint32_t ii) const {
     const auto ty = in->instr_args_type();
-    ET_VALIDATE(ty > fb::InstructionArguments::NONE &&
-                    ty <= fb::InstructionArguments::MAX && in->instr_args() != nullptr,
-                "Instruction %u has unknown or missing arguments (type %d)", ii,
-                int(ty));
+    ET_VALIDATE(ty > fb::InstructionArguments::NONE && ty <= fb::InstructionArguments::MAX &&
+                    in->instr_args() != nullptr,
+                "Instruction %u has unknown or missing arguments (type %d)", ii, int(ty));
     switch (ty) {
       case fb::InstructionArguments::KernelCall: {
         const auto* k = in->instr_args_as_KernelCall();
         ET_VALIDATE(k->op_index() >= 0 && size_t(k->op_index()) < vsize(plan->operators()),
-                    "Instruction %u: op_index %d out of range (%zu operators)", ii,
-                    k->op_index(), vsize(plan->operators()));
+                    "Instruction %u: op_index %d out of range (%zu operators)", ii, k->op_index(),
+                    vsize(plan->operators()));
         return check_index_list(k->args(), "KernelCall args");
       }
       case fb::InstructionArguments::DelegateCall: {
         const auto* d = in->instr_args_as_DelegateCall();
-        ET_VALIDATE(d->delegate_index() >= 0 &&
-                        size_t(d->delegate_index()) < vsize(plan->delegates()),
-                    "Instruction %u: delegate_index %d out of range (%zu delegates)",
-                    ii, d->delegate_index(), vsize(plan->delegates()));
+        ET_VALIDATE(
+            d->delegate_index() >= 0 && size_t(d->delegate_index()) < vsize(plan->delegates()),
+            "Instruction %u: delegate_index %d out of range (%zu delegates)", ii,
+            d->delegate_index(), vsize(plan->delegates()));
         return check_index_list(d->args(), "DelegateCall args");
       }
       case fb::InstructionArguments::MoveCall: {
         const auto* m = in->instr_args_as_MoveCall();
-        ET_VALIDATE(m->move_from() >= 0 && size_t(m->move_from()) < n_values &&
-                        m->move_to() >= 0 && size_t(m->move_to()) < n_values,
-                    "Instruction %u: move %d -> %d out of range", ii, m->move_from(),
-                    m->move_to());
+        ET_VALIDATE(m->move_from() >= 0 && size_t(m->move_from()) < n_values && m->move_to() >= 0 &&
+                        size_t(m->move_to()) < n_values,
+                    "Instruction %u: move %d -> %d out of range", ii, m->move_from(), m->move_to());
         // A move keeps the type: everything that reads the destination (a
         // method input, a list item, a kernel) relies on the type the file
         // gave it.
@@ -313,27 +305,26 @@ struct PlanChecker {
         const auto to = plan->values()->Get(uint32_t(m->move_to()))->val_type();
         ET_VALIDATE(from == to,
                     "Instruction %u: move from value %d (%s) to value %d (%s) changes "
-                    "the destination's type", ii, m->move_from(),
-                    fb::EnumNameKernelTypes(from), m->move_to(),
+                    "the destination's type",
+                    ii, m->move_from(), fb::EnumNameKernelTypes(from), m->move_to(),
                     fb::EnumNameKernelTypes(to));
         break;
       }
       case fb::InstructionArguments::JumpFalseCall: {
         const auto* j = in->instr_args_as_JumpFalseCall();
         ET_VALIDATE(j->cond_value_index() >= 0 && size_t(j->cond_value_index()) < n_values,
-                    "Instruction %u: condition value %d out of range", ii,
-                    j->cond_value_index());
-        ET_VALIDATE(j->destination_instruction() >= 0 &&
-                        size_t(j->destination_instruction()) < n_instr,
-                    "Instruction %u: jump destination %d out of range (%zu "
-                    "instructions)", ii, j->destination_instruction(), n_instr);
+                    "Instruction %u: condition value %d out of range", ii, j->cond_value_index());
+        ET_VALIDATE(
+            j->destination_instruction() >= 0 && size_t(j->destination_instruction()) < n_instr,
+            "Instruction %u: jump destination %d out of range (%zu "
+            "instructions)",
+            ii, j->destination_instruction(), n_instr);
         break;
       }
       case fb::InstructionArguments::FreeCall: {
         const auto* f = in->instr_args_as_FreeCall();
         ET_VALIDATE(f->value_index() >= 0 && size_t(f->value_index()) < n_values,
-                    "Instruction %u: free of value %d out of range", ii,
-                    f->value_index());
+                    "Instruction %u: free of value %d out of range", ii, f->value_index());
         break;
       }
       default:
@@ -350,13 +341,12 @@ struct PlanChecker {
                 "Method '%s': non_const_buffer_sizes misaligned", plan->name()->c_str());
     for (uint32_t i = 0; i < vsize(plan->non_const_buffer_sizes()); ++i) {
       ET_VALIDATE(plan->non_const_buffer_sizes()->Get(i) >= 0,
-                  "Method '%s': planned buffer %u has negative size",
-                  plan->name()->c_str(), i);
+                  "Method '%s': planned buffer %u has negative size", plan->name()->c_str(), i);
     }
     const auto* devs = plan->non_const_buffer_device();
     ET_VALIDATE(vsize(devs) <= 1024 && vsize(devs) <= vsize(plan->non_const_buffer_sizes()),
-                "Method '%s': %zu non_const_buffer_device entries",
-                plan->name()->c_str(), size_t(vsize(devs)));
+                "Method '%s': %zu non_const_buffer_device entries", plan->name()->c_str(),
+                size_t(vsize(devs)));
     for (uint32_t i = 0; i < vsize(devs); ++i) {
       const auto* d = devs->Get(i);
       ET_VALIDATE(d != nullptr && d->buffer_idx() >= 1 &&
@@ -369,8 +359,8 @@ struct PlanChecker {
                   plan->name()->c_str(), i, int(d->device_type()), int(d->device_index()));
       for (uint32_t j = 0; j < i; ++j) {
         ET_VALIDATE(devs->Get(j)->buffer_idx() != d->buffer_idx(),
-                    "Method '%s': planned buffer %d has two device entries",
-                    plan->name()->c_str(), int(d->buffer_idx()));
+                    "Method '%s': planned buffer %d has two device entries", plan->name()->c_str(),
+                    int(d->buffer_idx()));
       }
     }
     for (uint32_t i = 0; i < n_values; ++i) {
@@ -381,10 +371,8 @@ struct PlanChecker {
     for (uint32_t i = 0; i < vsize(plan->operators()); ++i) {
       const auto* op = plan->operators()->Get(i);
       ET_VALIDATE(op->name() != nullptr &&
-                      op->name()->size() + vsize(op->overload()) + 2 <=
-                          kMaxOperatorNameLength,
-                  "Operator %u has no name or a name longer than %zu", i,
-                  kMaxOperatorNameLength);
+                      op->name()->size() + vsize(op->overload()) + 2 <= kMaxOperatorNameLength,
+                  "Operator %u has no name or a name longer than %zu", i, kMaxOperatorNameLength);
     }
     for (uint32_t i = 0; i < vsize(plan->delegates()); ++i) {
       const auto* d = plan->delegates()->Get(i);
@@ -415,11 +403,10 @@ struct PlanChecker {
       ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(chain->outputs(), "chain outputs"));
       const size_t n = vsize(chain->instructions());
       total_instr += n;
-      ET_VALIDATE(total_instr <= kMaxInstructionsPerMethod,
-                  "Method '%s' has too many instructions", plan->name()->c_str());
+      ET_VALIDATE(total_instr <= kMaxInstructionsPerMethod, "Method '%s' has too many instructions",
+                  plan->name()->c_str());
       for (uint32_t i = 0; i < n; ++i) {
-        ET_CHECK_OK_OR_RETURN_ERROR(
-            check_instruction(chain->instructions()->Get(i), n, i));
+        ET_CHECK_OK_OR_RETURN_ERROR(check_instruction(chain->instructions()->Get(i), n, i));
       }
     }
     return Error::Ok;
@@ -429,15 +416,14 @@ struct PlanChecker {
 Error check_subsegments(const fb::SubsegmentOffsets* sub, const fb::Program* prog,
                         const char* what) {
   ET_VALIDATE(sub->segment_index() < vsize(prog->segments()),
-              "%s: segment %u out of range (%zu segments)", what,
-              sub->segment_index(), vsize(prog->segments()));
+              "%s: segment %u out of range (%zu segments)", what, sub->segment_index(),
+              vsize(prog->segments()));
   const uint64_t seg_size = prog->segments()->Get(sub->segment_index())->size();
   ET_VALIDATE(elems_aligned(sub->offsets()), "%s: offsets misaligned", what);
   for (uint32_t i = 0; i < vsize(sub->offsets()); ++i) {
     ET_VALIDATE(sub->offsets()->Get(i) <= seg_size,
                 "%s: offset %u = %llu beyond segment of %llu bytes", what, i,
-                (unsigned long long)sub->offsets()->Get(i),
-                (unsigned long long)seg_size);
+                (unsigned long long)sub->offsets()->Get(i), (unsigned long long)seg_size);
   }
   return Error::Ok;
 }
@@ -448,8 +434,8 @@ Error validate_program(const ProgramState& st) {
   const fb::Program* prog = st.fb;
   const auto* plans = prog->execution_plan();
   ET_VALIDATE(plans != nullptr, "Program has no execution plans");
-  ET_VALIDATE(plans->size() <= kMaxMethods, "Program has %u methods (limit %zu)",
-              plans->size(), kMaxMethods);
+  ET_VALIDATE(plans->size() <= kMaxMethods, "Program has %u methods (limit %zu)", plans->size(),
+              kMaxMethods);
   // Segments must lie inside the segment data of the file.
   const size_t n_segments = vsize(prog->segments());
   // Without an extended header segment data is empty (segment_data_size 0),
@@ -466,14 +452,13 @@ Error validate_program(const ProgramState& st) {
         check_subsegments(prog->constant_segment(), prog, "constant_segment"));
   }
   for (uint32_t i = 0; i < vsize(prog->mutable_data_segments()); ++i) {
-    ET_CHECK_OK_OR_RETURN_ERROR(check_subsegments(
-        prog->mutable_data_segments()->Get(i), prog, "mutable_data_segments"));
+    ET_CHECK_OK_OR_RETURN_ERROR(
+        check_subsegments(prog->mutable_data_segments()->Get(i), prog, "mutable_data_segments"));
   }
   for (uint32_t i = 0; i < vsize(prog->named_data()); ++i) {
     const auto* nd = prog->named_data()->Get(i);
     ET_VALIDATE(nd->key() != nullptr && nd->segment_index() < n_segments,
-                "named_data %u has no key or segment %u out of range", i,
-                nd->segment_index());
+                "named_data %u has no key or segment %u out of range", i, nd->segment_index());
   }
   for (uint32_t i = 0; i < vsize(prog->backend_delegate_data()); ++i) {
     ET_VALIDATE(prog->backend_delegate_data()->Get(i)->data() != nullptr,

@@ -41,8 +41,7 @@ inline uint64_t planned_offset(const executorch_flatbuffer::AllocationDetails* a
 
 inline bool is_external(const executorch_flatbuffer::Tensor* t) {
   const auto* info = t->extra_tensor_info();
-  return info != nullptr &&
-         info->location() == executorch_flatbuffer::TensorDataLocation::EXTERNAL;
+  return info != nullptr && info->location() == executorch_flatbuffer::TensorDataLocation::EXTERNAL;
 }
 
 } // namespace internal

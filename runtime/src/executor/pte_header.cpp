@@ -8,15 +8,15 @@ namespace executorch {
 namespace runtime {
 namespace internal {
 
-Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size,
-                                   size_t file_size) {
+Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size, size_t file_size) {
   PteHeader h;
   if (size < 16 || std::memcmp(data + 8, "eh00", 4) != 0) {
     return h;
   }
   const uint32_t length = read_le32(data + 12);
   if (length < 24 || size < 8 + size_t(length >= 32 ? 32 : 24)) {
-    ET_LOG(Error, "Extended header length %u is invalid or longer than the %zu bytes read", length, size);
+    ET_LOG(Error, "Extended header length %u is invalid or longer than the %zu bytes read", length,
+           size);
     return Error::InvalidProgram;
   }
   h.present = true;
@@ -43,9 +43,8 @@ Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size,
     ET_LOG(Error,
            "Extended header: segment_base_offset %llu + segment_data_size %llu "
            "outside file of %zu bytes (program_size %llu)",
-           (unsigned long long)h.segment_base_offset,
-           (unsigned long long)h.segment_data_size, file_size,
-           (unsigned long long)h.program_size);
+           (unsigned long long)h.segment_base_offset, (unsigned long long)h.segment_data_size,
+           file_size, (unsigned long long)h.program_size);
     return Error::InvalidProgram;
   }
   if (!h.has_segment_data_size) {

@@ -24,13 +24,11 @@ constexpr size_t kPteHeaderProbeSize = 64;
 
 // Parses the header from the first bytes of a file of file_size bytes.
 // NotPresent is not an error: present == false. Malformed -> InvalidProgram.
-Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size,
-                                   size_t file_size);
+Result<PteHeader> parse_pte_header(const uint8_t* data, size_t size, size_t file_size);
 
 // Little-endian reads that do not depend on alignment.
 inline uint32_t read_le32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
-         uint32_t(p[3]) << 24;
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
 inline uint64_t read_le64(const uint8_t* p) {
   return uint64_t(read_le32(p)) | uint64_t(read_le32(p + 4)) << 32;

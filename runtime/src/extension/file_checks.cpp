@@ -40,12 +40,12 @@ Result<OpenedFile> open_regular_file(const char* file_name, const char* loader) 
   return OpenedFile{fd, static_cast<size_t>(st.st_size)};
 }
 
-Error check_load(int fd, const char* file_name, size_t file_size, size_t offset,
-                 size_t size, const char* loader) {
+Error check_load(int fd, const char* file_name, size_t file_size, size_t offset, size_t size,
+                 const char* loader) {
   ET_CHECK_OR_RETURN_ERROR(fd >= 0, InvalidState, "%s used after being moved from", loader);
-  ET_CHECK_OR_RETURN_ERROR(offset <= file_size && size <= file_size - offset,
-                           InvalidArgument, "Range [%zu, +%zu) is outside %s (%zu bytes)",
-                           offset, size, file_name, file_size);
+  ET_CHECK_OR_RETURN_ERROR(offset <= file_size && size <= file_size - offset, InvalidArgument,
+                           "Range [%zu, +%zu) is outside %s (%zu bytes)", offset, size, file_name,
+                           file_size);
   return Error::Ok;
 }
 

@@ -24,11 +24,10 @@ bool is_power_of_2(size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 } // namespace
 
-Result<FileDataLoader> FileDataLoader::from(const char* file_name,
-                                            size_t alignment) {
+Result<FileDataLoader> FileDataLoader::from(const char* file_name, size_t alignment) {
   if (!is_power_of_2(alignment)) {
-    ET_LOG(Error, "FileDataLoader: alignment %zu of %s is not a power of two",
-           alignment, file_name != nullptr ? file_name : "(null)");
+    ET_LOG(Error, "FileDataLoader: alignment %zu of %s is not a power of two", alignment,
+           file_name != nullptr ? file_name : "(null)");
     return Error::InvalidArgument;
   }
   auto file = internal::open_regular_file(file_name, "FileDataLoader");
@@ -44,8 +43,10 @@ Result<FileDataLoader> FileDataLoader::from(const char* file_name,
 }
 
 FileDataLoader::FileDataLoader(FileDataLoader&& rhs) noexcept
-    : file_name_(rhs.file_name_), file_size_(rhs.file_size_),
-      alignment_(rhs.alignment_), fd_(rhs.fd_) {
+    : file_name_(rhs.file_name_),
+      file_size_(rhs.file_size_),
+      alignment_(rhs.alignment_),
+      fd_(rhs.fd_) {
   rhs.file_name_ = nullptr;
   rhs.file_size_ = 0;
   rhs.fd_ = -1;
@@ -59,21 +60,19 @@ FileDataLoader::~FileDataLoader() {
 }
 
 Result<size_t> FileDataLoader::size() const {
-  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
-                           "FileDataLoader used after being moved from");
+  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState, "FileDataLoader used after being moved from");
   return file_size_;
 }
 
-Result<FreeableBuffer> FileDataLoader::load(
-    size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const {
+Result<FreeableBuffer> FileDataLoader::load(size_t offset, size_t size,
+                                            const DataLoader::SegmentInfo& segment_info) const {
   (void)segment_info;
-ET_CHECK_OK_OR_RETURN_ERROR(
+  ET_CHECK_OK_OR_RETURN_ERROR(
       internal::check_load(fd_, file_name_, file_size_, offset, size, "FileDataLoader"));
   return internal::pread_aligned(fd_, file_name_, offset, size, alignment_);
 }
 
-Error FileDataLoader::load_into(size_t offset, size_t size,
-                                const SegmentInfo& segment_info,
+Error FileDataLoader::load_into(size_t offset, size_t size, const SegmentInfo& segment_info,
                                 void* buffer) const {
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(

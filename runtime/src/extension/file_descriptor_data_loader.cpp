@@ -47,8 +47,8 @@ int parse_fd_uri(const char* uri) {
 
 Result<FileDescriptorDataLoader> FileDescriptorDataLoader::fromFileDescriptorUri(
     const char* file_descriptor_uri, size_t alignment) {
-  ET_CHECK_OR_RETURN_ERROR(alignment != 0 && (alignment & (alignment - 1)) == 0,
-                           InvalidArgument, "Alignment %zu is not a power of two", alignment);
+  ET_CHECK_OR_RETURN_ERROR(alignment != 0 && (alignment & (alignment - 1)) == 0, InvalidArgument,
+                           "Alignment %zu is not a power of two", alignment);
   const int fd = parse_fd_uri(file_descriptor_uri);
   ET_CHECK_OR_RETURN_ERROR(fd >= 0, InvalidArgument,
                            "'%s' is not a file descriptor URI (fd:///<number>)",
@@ -99,8 +99,7 @@ Result<FreeableBuffer> FileDescriptorDataLoader::load(
 }
 
 Error FileDescriptorDataLoader::load_into(size_t offset, size_t size,
-                                          const SegmentInfo& segment_info,
-                                          void* buffer) const {
+                                          const SegmentInfo& segment_info, void* buffer) const {
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(check_range(offset, size));
   return internal::pread_exact(fd_, uri_, buffer, size, offset);

@@ -42,23 +42,21 @@ Error validate(const ft::FlatTensor* root, uint64_t segment_data_size) {
     ET_CHECK_OR_RETURN_ERROR(range_fits(s->offset(), s->size(), segment_data_size),
                              InvalidExternalData,
                              ".ptd segment %u [%llu, +%llu) outside segment data of "
-                             "%llu bytes", i, (unsigned long long)s->offset(),
-                             (unsigned long long)s->size(),
+                             "%llu bytes",
+                             i, (unsigned long long)s->offset(), (unsigned long long)s->size(),
                              (unsigned long long)segment_data_size);
   }
   for (uint32_t i = 0; i < vsize(root->named_data()); ++i) {
     const auto* nd = root->named_data()->Get(i);
-    ET_CHECK_OR_RETURN_ERROR(nd->key() != nullptr && nd->segment_index() < n_segments,
-                             InvalidExternalData,
-                             ".ptd named_data %u has no key or segment %u out of range",
-                             i, nd->segment_index());
+    ET_CHECK_OR_RETURN_ERROR(
+        nd->key() != nullptr && nd->segment_index() < n_segments, InvalidExternalData,
+        ".ptd named_data %u has no key or segment %u out of range", i, nd->segment_index());
     if (const auto* layout = nd->tensor_layout()) {
       const size_t rank = vsize(layout->sizes());
-      ET_CHECK_OR_RETURN_ERROR(
-          rank <= size_t(::executorch::aten::TensorImpl::kMaxDim) &&
-              vsize(layout->dim_order()) == rank,
-          InvalidExternalData, ".ptd tensor '%s': bad rank %zu or dim order",
-          nd->key()->c_str(), rank);
+      ET_CHECK_OR_RETURN_ERROR(rank <= size_t(::executorch::aten::TensorImpl::kMaxDim) &&
+                                   vsize(layout->dim_order()) == rank,
+                               InvalidExternalData, ".ptd tensor '%s': bad rank %zu or dim order",
+                               nd->key()->c_str(), rank);
       const auto st = static_cast<::executorch::aten::ScalarType>(layout->scalar_type());
       ET_CHECK_OR_RETURN_ERROR(runtime::isValid(st) && runtime::elementSizeOrZero(st) != 0,
                                InvalidExternalData, ".ptd tensor '%s': bad dtype %d",
@@ -85,12 +83,11 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
     ET_CHECK_OR_RETURN_ERROR(head->size() >= kHeaderBytes, InvalidExternalData,
                              "Short read of the .ptd header");
     const auto* b = static_cast<const uint8_t*>(head->data());
-    ET_CHECK_OR_RETURN_ERROR(std::memcmp(b + 4, "FT01", 4) == 0 &&
-                                 std::memcmp(b + 8, "FH01", 4) == 0,
-                             InvalidExternalData, "Not a .ptd file (no FT01/FH01)");
+    ET_CHECK_OR_RETURN_ERROR(
+        std::memcmp(b + 4, "FT01", 4) == 0 && std::memcmp(b + 8, "FH01", 4) == 0,
+        InvalidExternalData, "Not a .ptd file (no FT01/FH01)");
     ET_CHECK_OR_RETURN_ERROR(read_le32(b + 12) >= kMinHeaderLength, InvalidExternalData,
-                             ".ptd header length %u < %u", read_le32(b + 12),
-                             kMinHeaderLength);
+                             ".ptd header length %u < %u", read_le32(b + 12), kMinHeaderLength);
     fb_offset = read_le64(b + 16);
     fb_size = read_le64(b + 24);
     seg_base = read_le64(b + 32);
@@ -100,8 +97,8 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
                                range_fits(seg_base, seg_size, file_size),
                            InvalidExternalData,
                            ".ptd header ranges outside the file of %zu bytes "
-                           "(flatbuffer %llu+%llu, segments %llu+%llu)", file_size,
-                           (unsigned long long)fb_offset, (unsigned long long)fb_size,
+                           "(flatbuffer %llu+%llu, segments %llu+%llu)",
+                           file_size, (unsigned long long)fb_offset, (unsigned long long)fb_size,
                            (unsigned long long)seg_base, (unsigned long long)seg_size);
   // The FlatBuffer may stand alone at flatbuffer_offset, or be the file's
   // own prefix with the header injected after its identifier.
@@ -164,21 +161,18 @@ Result<FreeableBuffer> FlatTensorDataMap::get_data(std::string_view key) const {
   }
   const auto* nd = root_->named_data()->Get(uint32_t(i));
   const auto* seg = root_->segments()->Get(nd->segment_index());
-  return loader_->load(
-      size_t(segment_base_offset_ + seg->offset()), size_t(seg->size()),
-      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::External,
-                              nd->segment_index(), nd->key()->c_str()));
+  return loader_->load(size_t(segment_base_offset_ + seg->offset()), size_t(seg->size()),
+                       DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::External,
+                                               nd->segment_index(), nd->key()->c_str()));
 }
 
-Error FlatTensorDataMap::load_data_into(std::string_view key, void* buffer,
-                                        size_t size) const {
+Error FlatTensorDataMap::load_data_into(std::string_view key, void* buffer, size_t size) const {
   auto data = get_data(key);
   if (!data.ok()) {
     return data.error();
   }
   ET_CHECK_OR_RETURN_ERROR(data->size() >= size, InvalidArgument,
-                           "Named data holds %zu bytes, %zu requested", data->size(),
-                           size);
+                           "Named data holds %zu bytes, %zu requested", data->size(), size);
   std::memcpy(buffer, data->data(), size);
   return Error::Ok;
 }

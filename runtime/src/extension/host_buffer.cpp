@@ -19,8 +19,7 @@ namespace {
 constexpr size_t kAlignment = 64;
 } // namespace
 
-Result<HostBuffer> HostBuffer::allocate(size_t n, MemoryBudget* budget,
-                                        const char* what) {
+Result<HostBuffer> HostBuffer::allocate(size_t n, MemoryBudget* budget, const char* what) {
   if (budget != nullptr) {
     const Error e = budget->charge(n, what);
     if (e != Error::Ok) {
@@ -32,11 +31,10 @@ Result<HostBuffer> HostBuffer::allocate(size_t n, MemoryBudget* budget,
   b.budget_ = budget;
   if (n >= kMapThreshold) {
     // Anonymous pages read as zero and are committed on first write only.
-    void* p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    void* p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
       ET_LOG(Error, "Cannot map %zu bytes for %s: %s", n, what, std::strerror(errno));
-      return Error::MemoryAllocationFailed;  // b's destructor refunds
+      return Error::MemoryAllocationFailed; // b's destructor refunds
     }
     b.data_ = static_cast<uint8_t*>(p);
     b.mapped_ = n;
@@ -54,7 +52,8 @@ Result<HostBuffer> HostBuffer::allocate(size_t n, MemoryBudget* budget,
 }
 
 HostBuffer::HostBuffer(HostBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
       mapped_(std::exchange(other.mapped_, 0)),
       budget_(std::exchange(other.budget_, nullptr)) {}
 

@@ -45,11 +45,11 @@ Result<BufferCleanup> prepare_input_tensors(
   const MethodMeta meta = method.method_meta();
   const size_t num_inputs = meta.num_inputs();
   ET_CHECK_OR_RETURN_ERROR(num_inputs <= options.max_inputs, InvalidProgram,
-                           "Method has %zu inputs, more than the limit of %zu",
-                           num_inputs, options.max_inputs);
-  ET_CHECK_OR_RETURN_ERROR(
-      input_buffers.empty() || input_buffers.size() == num_inputs, InvalidArgument,
-      "%zu input buffers given for %zu inputs", input_buffers.size(), num_inputs);
+                           "Method has %zu inputs, more than the limit of %zu", num_inputs,
+                           options.max_inputs);
+  ET_CHECK_OR_RETURN_ERROR(input_buffers.empty() || input_buffers.size() == num_inputs,
+                           InvalidArgument, "%zu input buffers given for %zu inputs",
+                           input_buffers.size(), num_inputs);
 
   void** buffers = new (std::nothrow) void*[num_inputs == 0 ? 1 : num_inputs];
   ET_CHECK_OR_RETURN_ERROR(buffers != nullptr, MemoryAllocationFailed,
@@ -113,8 +113,7 @@ Result<BufferCleanup> prepare_input_tensors(
         const_cast<::executorch::aten::DimOrderType*>(dim_order.data()));
     const Error err = method.set_input(::executorch::aten::Tensor(&impl), i);
     if (err != Error::Ok) {
-      ET_LOG(Error, "Input %zu rejected by the method (error 0x%x)", i,
-             static_cast<unsigned>(err));
+      ET_LOG(Error, "Input %zu rejected by the method (error 0x%x)", i, static_cast<unsigned>(err));
       return fail(err);
     }
   }

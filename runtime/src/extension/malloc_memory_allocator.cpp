@@ -15,8 +15,7 @@ MallocMemoryAllocator::~MallocMemoryAllocator() { reset(); }
 
 void* MallocMemoryAllocator::allocate(size_t size, size_t alignment) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    ET_LOG(Error, "MallocMemoryAllocator: alignment %zu is not a power of two",
-           alignment);
+    ET_LOG(Error, "MallocMemoryAllocator: alignment %zu is not a power of two", alignment);
     return nullptr;
   }
   // posix_memalign needs a multiple of sizeof(void*); smaller alignments are

@@ -43,12 +43,30 @@ Result<size_t> MemoryBudget::parse_size(const char* text) {
   }
   unsigned shift = 0;
   switch (*end) {
-    case '\0': break;
-    case 'K': case 'k': shift = 10; ++end; break;
-    case 'M': case 'm': shift = 20; ++end; break;
-    case 'G': case 'g': shift = 30; ++end; break;
-    case 'T': case 't': shift = 40; ++end; break;
-    default: return Error::InvalidArgument;
+    case '\0':
+      break;
+    case 'K':
+    case 'k':
+      shift = 10;
+      ++end;
+      break;
+    case 'M':
+    case 'm':
+      shift = 20;
+      ++end;
+      break;
+    case 'G':
+    case 'g':
+      shift = 30;
+      ++end;
+      break;
+    case 'T':
+    case 't':
+      shift = 40;
+      ++end;
+      break;
+    default:
+      return Error::InvalidArgument;
   }
   if (*end != '\0' || n > (SIZE_MAX >> shift)) {
     return Error::InvalidArgument;
@@ -63,8 +81,7 @@ size_t MemoryBudget::default_limit() {
     if (parsed.ok()) {
       return *parsed;
     }
-    ET_LOG(Error, "%s='%s' is not a size (e.g. 512M, 16G); using physical memory",
-           kLimitEnv, env);
+    ET_LOG(Error, "%s='%s' is not a size (e.g. 512M, 16G); using physical memory", kLimitEnv, env);
   }
   return physical_memory();
 }

@@ -31,8 +31,7 @@ void munlock_range(void* context, void* data, size_t size) {
 
 } // namespace
 
-Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
-                                            MlockConfig mlock_config) {
+Result<MmapDataLoader> MmapDataLoader::from(const char* file_name, MlockConfig mlock_config) {
   switch (mlock_config) {
     case MlockConfig::NoMlock:
     case MlockConfig::UseMlock:
@@ -40,8 +39,8 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
     case MlockConfig::UseMadvise:
       break;
     default:
-      ET_LOG(Error, "MmapDataLoader: unknown MlockConfig %d for %s",
-             static_cast<int>(mlock_config), file_name != nullptr ? file_name : "(null)");
+      ET_LOG(Error, "MmapDataLoader: unknown MlockConfig %d for %s", static_cast<int>(mlock_config),
+             file_name != nullptr ? file_name : "(null)");
       return Error::InvalidArgument;
   }
   const long page = ::sysconf(_SC_PAGESIZE);
@@ -78,14 +77,17 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* file_name,
     ::close(fd);
     return Error::MemoryAllocationFailed;
   }
-  return MmapDataLoader(fd, file_size, mapping, mapping_size, name_copy,
-                        page_size, mlock_config);
+  return MmapDataLoader(fd, file_size, mapping, mapping_size, name_copy, page_size, mlock_config);
 }
 
 MmapDataLoader::MmapDataLoader(MmapDataLoader&& rhs) noexcept
-    : file_name_(rhs.file_name_), file_size_(rhs.file_size_),
-      mapping_(rhs.mapping_), mapping_size_(rhs.mapping_size_),
-      page_size_(rhs.page_size_), fd_(rhs.fd_), mlock_config_(rhs.mlock_config_) {
+    : file_name_(rhs.file_name_),
+      file_size_(rhs.file_size_),
+      mapping_(rhs.mapping_),
+      mapping_size_(rhs.mapping_size_),
+      page_size_(rhs.page_size_),
+      fd_(rhs.fd_),
+      mlock_config_(rhs.mlock_config_) {
   rhs.file_name_ = nullptr;
   rhs.file_size_ = 0;
   rhs.mapping_ = nullptr;
@@ -104,13 +106,12 @@ MmapDataLoader::~MmapDataLoader() {
 }
 
 Result<size_t> MmapDataLoader::size() const {
-  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState,
-                           "MmapDataLoader used after being moved from");
+  ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState, "MmapDataLoader used after being moved from");
   return file_size_;
 }
 
-Result<FreeableBuffer> MmapDataLoader::load(
-    size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const {
+Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size,
+                                            const DataLoader::SegmentInfo& segment_info) const {
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(
       internal::check_load(fd_, file_name_, file_size_, offset, size, "MmapDataLoader"));
@@ -126,15 +127,14 @@ Result<FreeableBuffer> MmapDataLoader::load(
     case MlockConfig::UseMlockIgnoreErrors:
       if (::mlock(reinterpret_cast<void*>(page_start), span) != 0) {
         if (mlock_config_ == MlockConfig::UseMlock) {
-          ET_LOG(Error, "mlock of [%zu, +%zu) in %s failed: %s", offset, size,
-                 file_name_, std::strerror(errno));
+          ET_LOG(Error, "mlock of [%zu, +%zu) in %s failed: %s", offset, size, file_name_,
+                 std::strerror(errno));
           return Error::NotSupported;
         }
         // Locking is an optimization here; run unlocked.
         return FreeableBuffer(data, size, /*free_fn=*/nullptr);
       }
-      return FreeableBuffer(data, size, munlock_range,
-                            reinterpret_cast<void*>(page_size_));
+      return FreeableBuffer(data, size, munlock_range, reinterpret_cast<void*>(page_size_));
     case MlockConfig::UseMadvise:
       (void)::madvise(reinterpret_cast<void*>(page_start), span, MADV_WILLNEED);
       return FreeableBuffer(data, size, /*free_fn=*/nullptr);
@@ -144,8 +144,7 @@ Result<FreeableBuffer> MmapDataLoader::load(
   }
 }
 
-Error MmapDataLoader::load_into(size_t offset, size_t size,
-                                const SegmentInfo& segment_info,
+Error MmapDataLoader::load_into(size_t offset, size_t size, const SegmentInfo& segment_info,
                                 void* buffer) const {
   (void)segment_info;
   ET_CHECK_OK_OR_RETURN_ERROR(

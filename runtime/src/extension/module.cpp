@@ -35,8 +35,7 @@ using ::executorch::runtime::TensorLayout;
 
 namespace {
 
-Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
-                                                Module::LoadMode mode) {
+Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path, Module::LoadMode mode) {
   using Mlock = MmapDataLoader::MlockConfig;
   Mlock config = Mlock::NoMlock;
   switch (mode) {
@@ -60,8 +59,7 @@ Result<std::unique_ptr<DataLoader>> make_loader(const std::string& path,
       config = Mlock::UseMadvise;
       break;
     default:
-      ET_LOG(Error, "Unknown Module::LoadMode %d for %s", static_cast<int>(mode),
-             path.c_str());
+      ET_LOG(Error, "Unknown Module::LoadMode %d for %s", static_cast<int>(mode), path.c_str());
       return Error::InvalidArgument;
   }
   auto r = MmapDataLoader::from(path.c_str(), config);
@@ -127,8 +125,8 @@ struct Module::Impl {
     auto impl = std::make_unique<Impl>();
     impl->event_tracer = std::move(event_tracer);
     impl->memory_allocator = std::move(memory_allocator);
-    impl->temp_allocator = temp_allocator ? std::move(temp_allocator)
-                                          : std::make_unique<MallocMemoryAllocator>();
+    impl->temp_allocator =
+        temp_allocator ? std::move(temp_allocator) : std::make_unique<MallocMemoryAllocator>();
     if (data_map_loader) {
       impl->data_map_loaders.push_back(std::move(data_map_loader));
     }
@@ -220,13 +218,13 @@ struct Module::Impl {
         ET_CHECK_OK_OR_RETURN_ERROR(dev.error());
         ET_CHECK_OR_RETURN_ERROR(!device_set[i] || devices[i] == *dev, NotSupported,
                                  "Shared planned buffer %zu is on different devices in "
-                                 "different methods", i);
+                                 "different methods",
+                                 i);
         devices[i] = *dev;
         device_set[i] = true;
         auto s = meta->memory_planned_buffer_size(i);
         ET_CHECK_OK_OR_RETURN_ERROR(s.error());
-        ET_CHECK_OR_RETURN_ERROR(*s >= 0, InvalidProgram,
-                                 "Negative planned buffer size %lld",
+        ET_CHECK_OR_RETURN_ERROR(*s >= 0, InvalidProgram, "Negative planned buffer size %lld",
                                  static_cast<long long>(*s));
         sizes[i] = std::max(sizes[i], static_cast<size_t>(*s));
       }
@@ -243,17 +241,14 @@ struct Module::Impl {
 Module::Module(const std::string& file_path, const LoadMode load_mode,
                std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<MemoryAllocator> memory_allocator,
-               std::unique_ptr<MemoryAllocator> temp_allocator,
-               bool share_memory_arenas)
-    : Module(file_path, std::vector<std::string>{}, load_mode,
-             std::move(event_tracer), std::move(memory_allocator),
-             std::move(temp_allocator), share_memory_arenas) {}
+               std::unique_ptr<MemoryAllocator> temp_allocator, bool share_memory_arenas)
+    : Module(file_path, std::vector<std::string>{}, load_mode, std::move(event_tracer),
+             std::move(memory_allocator), std::move(temp_allocator), share_memory_arenas) {}
 
 Module::Module(const std::string& file_path, const std::string& data_map_path,
                const LoadMode load_mode, std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<MemoryAllocator> memory_allocator,
-               std::unique_ptr<MemoryAllocator> temp_allocator,
-               bool share_memory_arenas)
+               std::unique_ptr<MemoryAllocator> temp_allocator, bool share_memory_arenas)
     : Module(file_path,
              data_map_path.empty() ? std::vector<std::string>{}
                                    : std::vector<std::string>{data_map_path},
@@ -263,10 +258,9 @@ Module::Module(const std::string& file_path, const std::string& data_map_path,
 Module::Module(const std::string& file_path, std::vector<std::string> data_files,
                const LoadMode load_mode, std::unique_ptr<EventTracer> event_tracer,
                std::unique_ptr<MemoryAllocator> memory_allocator,
-               std::unique_ptr<MemoryAllocator> temp_allocator,
-               bool share_memory_arenas)
+               std::unique_ptr<MemoryAllocator> temp_allocator, bool share_memory_arenas)
     : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
-                      std::move(temp_allocator), nullptr, share_memory_arenas)) {
+                         std::move(temp_allocator), nullptr, share_memory_arenas)) {
   impl_->file_path = file_path;
   impl_->data_files = std::move(data_files);
   impl_->load_mode = load_mode;
@@ -276,23 +270,20 @@ Module::Module(std::unique_ptr<DataLoader> data_loader,
                std::unique_ptr<MemoryAllocator> memory_allocator,
                std::unique_ptr<MemoryAllocator> temp_allocator,
                std::unique_ptr<EventTracer> event_tracer,
-               std::unique_ptr<DataLoader> data_map_loader,
-               bool share_memory_arenas)
+               std::unique_ptr<DataLoader> data_map_loader, bool share_memory_arenas)
     : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
-                      std::move(temp_allocator), std::move(data_map_loader),
-                      share_memory_arenas)) {
+                         std::move(temp_allocator), std::move(data_map_loader),
+                         share_memory_arenas)) {
   impl_->data_loader = std::move(data_loader);
 }
 
-Module::Module(std::shared_ptr<Program> program,
-               std::unique_ptr<MemoryAllocator> memory_allocator,
+Module::Module(std::shared_ptr<Program> program, std::unique_ptr<MemoryAllocator> memory_allocator,
                std::unique_ptr<MemoryAllocator> temp_allocator,
                std::unique_ptr<EventTracer> event_tracer,
-               std::unique_ptr<DataLoader> data_map_loader,
-               bool share_memory_arenas)
+               std::unique_ptr<DataLoader> data_map_loader, bool share_memory_arenas)
     : impl_(Impl::create(std::move(event_tracer), std::move(memory_allocator),
-                      std::move(temp_allocator), std::move(data_map_loader),
-                      share_memory_arenas)) {
+                         std::move(temp_allocator), std::move(data_map_loader),
+                         share_memory_arenas)) {
   impl_->program = std::move(program);
 }
 
@@ -379,10 +370,8 @@ Result<std::unordered_set<std::string>> Module::method_names() {
   return names;
 }
 
-Error Module::load_method(const std::string& method_name,
-                          HierarchicalAllocator* planned_memory,
-                          EventTracer* event_tracer,
-                          const LoadBackendOptionsMap* backend_options,
+Error Module::load_method(const std::string& method_name, HierarchicalAllocator* planned_memory,
+                          EventTracer* event_tracer, const LoadBackendOptionsMap* backend_options,
                           std::vector<Kernel> kernel_registry) {
   if (is_method_loaded(method_name)) {
     return Error::Ok;
@@ -418,18 +407,17 @@ Error Module::load_method(const std::string& method_name,
     holder->own_method_allocator = std::make_unique<MallocMemoryAllocator>();
     method_allocator = holder->own_method_allocator.get();
   }
-  holder->memory_manager = std::make_unique<MemoryManager>(
-      method_allocator, planned_memory, d.temp_allocator.get());
+  holder->memory_manager =
+      std::make_unique<MemoryManager>(method_allocator, planned_memory, d.temp_allocator.get());
   holder->kernels = std::move(kernel_registry);
 
   const LoadBackendOptionsMap* options =
       backend_options != nullptr ? backend_options
-                                 : (d.backend_options.size() > 0 ? &d.backend_options
-                                                                 : nullptr);
+                                 : (d.backend_options.size() > 0 ? &d.backend_options : nullptr);
   auto method = d.program->load_method(
       method_name.c_str(), holder->memory_manager.get(),
-      event_tracer != nullptr ? event_tracer : d.event_tracer.get(), d.named_data_map,
-      options, Span<const Kernel>(holder->kernels.data(), holder->kernels.size()));
+      event_tracer != nullptr ? event_tracer : d.event_tracer.get(), d.named_data_map, options,
+      Span<const Kernel>(holder->kernels.data(), holder->kernels.size()));
   if (!method.ok()) {
     return method.error();
   }
@@ -465,8 +453,7 @@ Result<std::vector<EValue>> Module::execute(const std::string& method_name,
         i < input_values.size() && !input_values[i].isNone() ? input_values[i] : h->inputs[i];
     if (!v.isNone()) {
       const Error err = method.set_input(v, i);
-      ET_CHECK_OK_OR_RETURN_ERROR(err, "Input %zu of '%s' rejected", i,
-                                  method_name.c_str());
+      ET_CHECK_OK_OR_RETURN_ERROR(err, "Input %zu of '%s' rejected", i, method_name.c_str());
     }
   }
   ET_CHECK_OK_OR_RETURN_ERROR(method.execute());
@@ -483,8 +470,8 @@ Result<EValue> Module::get(const std::string& method_name,
   if (!outputs.ok()) {
     return outputs.error();
   }
-  ET_CHECK_OR_RETURN_ERROR(!outputs->empty(), InvalidArgument,
-                           "'%s' returned no outputs", method_name.c_str());
+  ET_CHECK_OR_RETURN_ERROR(!outputs->empty(), InvalidArgument, "'%s' returned no outputs",
+                           method_name.c_str());
   return std::move((*outputs)[0]);
 }
 
@@ -493,16 +480,15 @@ Error Module::set_input(const std::string& method_name, const EValue& input_valu
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
   Impl::MethodHolder* h = impl_->find(method_name);
   ET_CHECK_OR_RETURN_ERROR(input_index < h->inputs.size(), InvalidArgument,
-                           "Input index %zu out of range ('%s' takes %zu)",
-                           input_index, method_name.c_str(), h->inputs.size());
+                           "Input index %zu out of range ('%s' takes %zu)", input_index,
+                           method_name.c_str(), h->inputs.size());
   // Validate now so the error surfaces at the call that caused it.
   ET_CHECK_OK_OR_RETURN_ERROR(h->method->set_input(input_value, input_index));
   h->inputs[input_index] = input_value;
   return Error::Ok;
 }
 
-Error Module::set_inputs(const std::string& method_name,
-                         const std::vector<EValue>& input_values) {
+Error Module::set_inputs(const std::string& method_name, const std::vector<EValue>& input_values) {
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
   Impl::MethodHolder* h = impl_->find(method_name);
   ET_CHECK_OR_RETURN_ERROR(input_values.size() == h->inputs.size(), InvalidArgument,
@@ -514,16 +500,13 @@ Error Module::set_inputs(const std::string& method_name,
   return Error::Ok;
 }
 
-Error Module::set_output(const std::string& method_name, EValue output_value,
-                         size_t output_index) {
+Error Module::set_output(const std::string& method_name, EValue output_value, size_t output_index) {
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
   Impl::MethodHolder* h = impl_->find(method_name);
   ET_CHECK_OR_RETURN_ERROR(output_index < h->method->outputs_size(), InvalidArgument,
-                           "Output index %zu out of range ('%s' has %zu)",
-                           output_index, method_name.c_str(),
-                           h->method->outputs_size());
-  ET_CHECK_OR_RETURN_ERROR(output_value.isTensor(), InvalidArgument,
-                           "set_output takes a tensor");
+                           "Output index %zu out of range ('%s' has %zu)", output_index,
+                           method_name.c_str(), h->method->outputs_size());
+  ET_CHECK_OR_RETURN_ERROR(output_value.isTensor(), InvalidArgument, "set_output takes a tensor");
   const auto& t = output_value.toTensor();
   return h->method->set_output_data_ptr(t.mutable_data_ptr(), t.nbytes(), output_index);
 }
@@ -532,10 +515,9 @@ Error Module::set_outputs(const std::string& method_name,
                           const std::vector<EValue>& output_values) {
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
   Impl::MethodHolder* h = impl_->find(method_name);
-  ET_CHECK_OR_RETURN_ERROR(output_values.size() == h->method->outputs_size(),
-                           InvalidArgument, "'%s' has %zu outputs, %zu given",
-                           method_name.c_str(), h->method->outputs_size(),
-                           output_values.size());
+  ET_CHECK_OR_RETURN_ERROR(output_values.size() == h->method->outputs_size(), InvalidArgument,
+                           "'%s' has %zu outputs, %zu given", method_name.c_str(),
+                           h->method->outputs_size(), output_values.size());
   for (size_t i = 0; i < output_values.size(); ++i) {
     ET_CHECK_OK_OR_RETURN_ERROR(set_output(method_name, output_values[i], i));
   }
@@ -556,16 +538,14 @@ Result<EValue> Module::get_output(const std::string& method_name, size_t output_
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));
   Method& method = *impl_->find(method_name)->method;
   ET_CHECK_OR_RETURN_ERROR(output_index < method.outputs_size(), InvalidArgument,
-                           "Output index %zu out of range ('%s' has %zu)",
-                           output_index, method_name.c_str(), method.outputs_size());
+                           "Output index %zu out of range ('%s' has %zu)", output_index,
+                           method_name.c_str(), method.outputs_size());
   return method.get_output(output_index);
 }
 
 EventTracer* Module::event_tracer() const { return impl_->event_tracer.get(); }
 
-const LoadBackendOptionsMap& Module::backend_options() const {
-  return impl_->backend_options;
-}
+const LoadBackendOptionsMap& Module::backend_options() const { return impl_->backend_options; }
 
 Result<Method*> Module::method(const std::string& method_name) {
   ET_CHECK_OK_OR_RETURN_ERROR(load_method(method_name));

@@ -17,8 +17,7 @@ using ::executorch::runtime::Span;
 using ::executorch::runtime::device_type_name;
 using ::executorch::runtime::etensor::Device;
 
-Error PlannedMemory::add_buffer(size_t size, Device device, size_t index,
-                                MemoryBudget* budget) {
+Error PlannedMemory::add_buffer(size_t size, Device device, size_t index, MemoryBudget* budget) {
   char what[64];
   std::snprintf(what, sizeof(what), "planned buffer %zu", index);
   if (device.is_cpu()) {
@@ -34,8 +33,8 @@ Error PlannedMemory::add_buffer(size_t size, Device device, size_t index,
   DeviceAllocator* a = ::executorch::runtime::get_device_allocator(device.type());
   ET_CHECK_OR_RETURN_ERROR(a != nullptr, NotFound,
                            "%s is on %s, which has no allocator: is the %s backend "
-                           "installed?", what, device_type_name(device.type()),
-                           device_type_name(device.type()));
+                           "installed?",
+                           what, device_type_name(device.type()), device_type_name(device.type()));
   if (budget != nullptr) {
     ET_CHECK_OK_OR_RETURN_ERROR(budget->charge(size, what));
   }
@@ -54,8 +53,9 @@ Error PlannedMemory::add_buffer(size_t size, Device device, size_t index,
   return Error::Ok;
 }
 
-Result<std::unique_ptr<PlannedMemory>> PlannedMemory::allocate(
-    Span<const size_t> sizes, Span<const Device> devices, MemoryBudget* budget) {
+Result<std::unique_ptr<PlannedMemory>> PlannedMemory::allocate(Span<const size_t> sizes,
+                                                               Span<const Device> devices,
+                                                               MemoryBudget* budget) {
   std::unique_ptr<PlannedMemory> m(new (std::nothrow) PlannedMemory());
   ET_CHECK_OR_RETURN_ERROR(m != nullptr, MemoryAllocationFailed,
                            "Cannot allocate the planned memory table");

@@ -39,8 +39,8 @@ Error pread_exact(int fd, const char* what, void* buffer, size_t size, size_t of
       return Error::AccessFailed;
     }
     if (n == 0) {
-      ET_LOG(Error, "Unexpected end of %s at offset %zu (wanted %zu bytes)", what,
-             offset + done, size);
+      ET_LOG(Error, "Unexpected end of %s at offset %zu (wanted %zu bytes)", what, offset + done,
+             size);
       return Error::AccessFailed;
     }
     done += static_cast<size_t>(n);

@@ -91,12 +91,12 @@ void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
   bool printed = false;
   if (data != nullptr) {
     switch (type) {
-#define ET_PRINT_CASE_(ctype, name)                                              \
-  case ScalarType::name: {                                                       \
-    const ctype* p = static_cast<const ctype*>(data);                            \
+#define ET_PRINT_CASE_(ctype, name)                                               \
+  case ScalarType::name: {                                                        \
+    const ctype* p = static_cast<const ctype*>(data);                             \
     print_sequence(os, numel, [&](size_t i) { print_element<ctype>(os, p[i]); }); \
-    printed = true;                                                              \
-    break;                                                                       \
+    printed = true;                                                               \
+    break;                                                                        \
   }
       ET_PRINT_CASE_(uint8_t, Byte)
       ET_PRINT_CASE_(int8_t, Char)
@@ -113,10 +113,10 @@ void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
         printed = true;
         break;
       }
-      ET_PRINT_CASE_(::executorch::aten::BFloat16, BFloat16)
-      ET_PRINT_CASE_(uint16_t, UInt16)
-      ET_PRINT_CASE_(uint32_t, UInt32)
-      ET_PRINT_CASE_(uint64_t, UInt64)
+        ET_PRINT_CASE_(::executorch::aten::BFloat16, BFloat16)
+        ET_PRINT_CASE_(uint16_t, UInt16)
+        ET_PRINT_CASE_(uint32_t, UInt32)
+        ET_PRINT_CASE_(uint64_t, UInt64)
 #undef ET_PRINT_CASE_
       default:
         break;

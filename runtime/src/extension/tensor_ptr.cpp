@@ -43,15 +43,16 @@ struct TensorStorage {
   TensorImpl impl;
   Tensor tensor;
 
-  TensorStorage(std::vector<SizesType> s, std::vector<DimOrderType> d,
-                std::vector<StridesType> st, ScalarType type, void* data_in,
-                ::executorch::aten::TensorShapeDynamism dynamism,
+  TensorStorage(std::vector<SizesType> s, std::vector<DimOrderType> d, std::vector<StridesType> st,
+                ScalarType type, void* data_in, ::executorch::aten::TensorShapeDynamism dynamism,
                 std::function<void(void*)> del, ::executorch::aten::Device device)
-      : sizes(std::move(s)), dim_order(std::move(d)), strides(std::move(st)),
-        deleter(std::move(del)), data(data_in),
-        impl(type, static_cast<ssize_t>(sizes.size()), sizes.data(), data_in,
-             dim_order.data(), strides.data(), dynamism, device.type(),
-             device.index()),
+      : sizes(std::move(s)),
+        dim_order(std::move(d)),
+        strides(std::move(st)),
+        deleter(std::move(del)),
+        data(data_in),
+        impl(type, static_cast<ssize_t>(sizes.size()), sizes.data(), data_in, dim_order.data(),
+             strides.data(), dynamism, device.type(), device.index()),
         tensor(&impl) {}
   TensorStorage(const TensorStorage&) = delete;
   TensorStorage& operator=(const TensorStorage&) = delete;
@@ -100,11 +101,10 @@ bool is_permutation_of_dims(const std::vector<DimOrderType>& order) {
 } // namespace
 
 TensorPtr make_tensor_ptr(std::vector<SizesType> sizes, void* data,
-                          std::vector<DimOrderType> dim_order,
-                          std::vector<StridesType> strides, const ScalarType type,
+                          std::vector<DimOrderType> dim_order, std::vector<StridesType> strides,
+                          const ScalarType type,
                           const ::executorch::aten::TensorShapeDynamism dynamism,
-                          std::function<void(void*)> deleter,
-                          ::executorch::aten::Device device) {
+                          std::function<void(void*)> deleter, ::executorch::aten::Device device) {
   const size_t dim = sizes.size();
   ET_CHECK_MSG(dim_order.empty() || dim_order.size() == dim,
                "dim_order has %zu entries for a rank-%zu tensor", dim_order.size(), dim);
@@ -127,15 +127,15 @@ TensorPtr make_tensor_ptr(std::vector<SizesType> sizes, void* data,
   std::vector<StridesType> expected = strides_from_dim_order(sizes, dim_order);
   for (size_t i = 0; i < strides.size(); ++i) {
     ET_CHECK_MSG(sizes[i] == 1 || strides[i] == expected[i],
-                 "Stride %d at dim %zu does not match the dense layout (%d)", strides[i],
-                 i, expected[i]);
+                 "Stride %d at dim %zu does not match the dense layout (%d)", strides[i], i,
+                 expected[i]);
   }
   // A rank-0 tensor cannot change shape.
   const auto effective_dynamism =
       dim > 0 ? dynamism : ::executorch::aten::TensorShapeDynamism::STATIC;
-  auto storage = std::make_shared<TensorStorage>(
-      std::move(sizes), std::move(dim_order), std::move(expected), type, data,
-      effective_dynamism, std::move(deleter), device);
+  auto storage =
+      std::make_shared<TensorStorage>(std::move(sizes), std::move(dim_order), std::move(expected),
+                                      type, data, effective_dynamism, std::move(deleter), device);
   Tensor* tensor = &storage->tensor;
   // Aliasing constructor: the TensorPtr points at the Tensor but owns the
   // whole storage block.
@@ -143,25 +143,21 @@ TensorPtr make_tensor_ptr(std::vector<SizesType> sizes, void* data,
 }
 
 TensorPtr make_tensor_ptr(std::vector<SizesType> sizes, std::vector<uint8_t> data,
-                          std::vector<DimOrderType> dim_order,
-                          std::vector<StridesType> strides, ScalarType type,
-                          ::executorch::aten::TensorShapeDynamism dynamism) {
-  const size_t expected = static_cast<size_t>(
-      internal::compute_numel(sizes.data(), sizes.size())) *
-      ::executorch::runtime::elementSize(type);
+                          std::vector<DimOrderType> dim_order, std::vector<StridesType> strides,
+                          ScalarType type, ::executorch::aten::TensorShapeDynamism dynamism) {
+  const size_t expected = static_cast<size_t>(internal::compute_numel(sizes.data(), sizes.size())) *
+                          ::executorch::runtime::elementSize(type);
   ET_CHECK_MSG(data.size() == expected,
-               "Raw data has %zu bytes but a %s tensor of these sizes needs %zu",
-               data.size(), ::executorch::runtime::toString(type), expected);
+               "Raw data has %zu bytes but a %s tensor of these sizes needs %zu", data.size(),
+               ::executorch::runtime::toString(type), expected);
   auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(data));
   void* raw = bytes->data();
-  return make_tensor_ptr(std::move(sizes), raw, std::move(dim_order),
-                         std::move(strides), type, dynamism,
-                         [bytes](void*) mutable { bytes.reset(); });
+  return make_tensor_ptr(std::move(sizes), raw, std::move(dim_order), std::move(strides), type,
+                         dynamism, [bytes](void*) mutable { bytes.reset(); });
 }
 
 TensorPtr make_tensor_ptr(const Tensor& tensor, std::vector<SizesType> sizes,
-                          std::vector<DimOrderType> dim_order,
-                          std::vector<StridesType> strides,
+                          std::vector<DimOrderType> dim_order, std::vector<StridesType> strides,
                           std::function<void(void*)> deleter) {
   if (sizes.empty()) {
     sizes.assign(tensor.sizes().begin(), tensor.sizes().end());
@@ -180,38 +176,33 @@ TensorPtr make_tensor_ptr(const Tensor& tensor, std::vector<SizesType> sizes,
       strides.assign(tensor.strides().begin(), tensor.strides().end());
     }
   }
-  return make_tensor_ptr(std::move(sizes), tensor.mutable_data_ptr(),
-                         std::move(dim_order), std::move(strides),
-                         tensor.scalar_type(), tensor.shape_dynamism(),
+  return make_tensor_ptr(std::move(sizes), tensor.mutable_data_ptr(), std::move(dim_order),
+                         std::move(strides), tensor.scalar_type(), tensor.shape_dynamism(),
                          std::move(deleter), tensor.device());
 }
 
 TensorPtr make_tensor_ptr(const TensorPtr& tensor_ptr, std::vector<SizesType> sizes,
-                          std::vector<DimOrderType> dim_order,
-                          std::vector<StridesType> strides) {
+                          std::vector<DimOrderType> dim_order, std::vector<StridesType> strides) {
   ET_CHECK_MSG(tensor_ptr != nullptr, "make_tensor_ptr from a null TensorPtr");
   // The deleter holds a reference so the source (and its data) outlives the view.
   TensorPtr keep = tensor_ptr;
-  return make_tensor_ptr(*tensor_ptr, std::move(sizes), std::move(dim_order),
-                         std::move(strides),
+  return make_tensor_ptr(*tensor_ptr, std::move(sizes), std::move(dim_order), std::move(strides),
                          [keep](void*) mutable { keep.reset(); });
 }
 
 TensorPtr clone_tensor_ptr(const Tensor& tensor, ScalarType type) {
   std::vector<SizesType> sizes(tensor.sizes().begin(), tensor.sizes().end());
-  std::vector<DimOrderType> dim_order(tensor.dim_order().begin(),
-                                      tensor.dim_order().end());
+  std::vector<DimOrderType> dim_order(tensor.dim_order().begin(), tensor.dim_order().end());
   std::vector<StridesType> strides(tensor.strides().begin(), tensor.strides().end());
   const auto dynamism = tensor.shape_dynamism();
   if (tensor.const_data_ptr() == nullptr) {
-    return make_tensor_ptr(std::move(sizes), nullptr, std::move(dim_order),
-                           std::move(strides), type, dynamism);
+    return make_tensor_ptr(std::move(sizes), nullptr, std::move(dim_order), std::move(strides),
+                           type, dynamism);
   }
-  ET_CHECK_MSG(type == tensor.scalar_type() ||
-                   ::executorch::runtime::canCast(tensor.scalar_type(), type),
-               "Cannot cast a %s tensor to %s",
-               ::executorch::runtime::toString(tensor.scalar_type()),
-               ::executorch::runtime::toString(type));
+  ET_CHECK_MSG(
+      type == tensor.scalar_type() || ::executorch::runtime::canCast(tensor.scalar_type(), type),
+      "Cannot cast a %s tensor to %s", ::executorch::runtime::toString(tensor.scalar_type()),
+      ::executorch::runtime::toString(type));
   const size_t numel = static_cast<size_t>(tensor.numel());
   std::vector<uint8_t> bytes(numel * ::executorch::runtime::elementSize(type));
   if (type == tensor.scalar_type()) {
@@ -241,8 +232,7 @@ TensorPtr clone_tensor_ptr(const Tensor& tensor) {
   return clone_tensor_ptr(tensor, tensor.scalar_type());
 }
 
-TensorPtr clone_tensor_ptr_to(const TensorPtr& tensor,
-                              ::executorch::aten::Device target) {
+TensorPtr clone_tensor_ptr_to(const TensorPtr& tensor, ::executorch::aten::Device target) {
   ET_CHECK_MSG(tensor != nullptr, "clone_tensor_ptr_to from a null TensorPtr");
   if (!target.is_cpu() || !tensor->device().is_cpu()) {
     ET_LOG(Error,
@@ -255,8 +245,7 @@ TensorPtr clone_tensor_ptr_to(const TensorPtr& tensor,
 }
 
 Error resize_tensor_ptr(TensorPtr& tensor, const std::vector<SizesType>& sizes) {
-  ET_CHECK_OR_RETURN_ERROR(tensor != nullptr, InvalidArgument,
-                           "resize_tensor_ptr: null TensorPtr");
+  ET_CHECK_OR_RETURN_ERROR(tensor != nullptr, InvalidArgument, "resize_tensor_ptr: null TensorPtr");
   return tensor->unsafeGetTensorImpl()->internal_resize_contiguous(
       ::executorch::aten::ArrayRef<SizesType>(sizes.data(), sizes.size()));
 }

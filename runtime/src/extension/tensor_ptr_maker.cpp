@@ -41,11 +41,10 @@ void fill_with(const TensorPtr& t, Gen&& gen) {
 
 TensorPtr empty_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
                         ScalarType type, TensorShapeDynamism dynamism) {
-  const size_t nbytes =
-      static_cast<size_t>(internal::compute_numel(sizes.data(), sizes.size())) *
-      ::executorch::runtime::elementSize(type);
-  return make_tensor_ptr(std::move(sizes), std::vector<uint8_t>(nbytes), {},
-                         std::move(strides), type, dynamism);
+  const size_t nbytes = static_cast<size_t>(internal::compute_numel(sizes.data(), sizes.size())) *
+                        ::executorch::runtime::elementSize(type);
+  return make_tensor_ptr(std::move(sizes), std::vector<uint8_t>(nbytes), {}, std::move(strides),
+                         type, dynamism);
 }
 
 TensorPtr full_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
@@ -56,9 +55,8 @@ TensorPtr full_strided(std::vector<SizesType> sizes, std::vector<StridesType> st
     if constexpr (std::is_same<CT, bool>::value) {
       return fill_value.to<bool>();
     } else if constexpr (std::is_integral<CT>::value) {
-      return fill_value.isFloatingPoint()
-                 ? internal::convert_element<CT>(fill_value.to<double>())
-                 : static_cast<CT>(fill_value.to<int64_t>());
+      return fill_value.isFloatingPoint() ? internal::convert_element<CT>(fill_value.to<double>())
+                                          : static_cast<CT>(fill_value.to<int64_t>());
     } else {
       return internal::convert_element<CT>(fill_value.to<double>());
     }
@@ -95,8 +93,8 @@ TensorPtr randn_strided(std::vector<SizesType> sizes, std::vector<StridesType> s
 TensorPtr randint_strided(int64_t low, int64_t high, std::vector<SizesType> sizes,
                           std::vector<StridesType> strides, ScalarType type,
                           TensorShapeDynamism dynamism) {
-  ET_CHECK_MSG(low < high, "randint: empty range [%lld, %lld)",
-               static_cast<long long>(low), static_cast<long long>(high));
+  ET_CHECK_MSG(low < high, "randint: empty range [%lld, %lld)", static_cast<long long>(low),
+               static_cast<long long>(high));
   auto t = empty_strided(std::move(sizes), std::move(strides), type, dynamism);
   std::unique_lock<std::mutex> lock;
   auto& engine = random_engine(lock);

@@ -32,8 +32,7 @@ void ensure_builtin_kernels() {
   std::call_once(once, [] { internal::register_builtin_kernels(); });
 }
 
-Result<OpFunction> find(const Kernel* entries, size_t n, const char* name,
-                        const char* key) {
+Result<OpFunction> find(const Kernel* entries, size_t n, const char* name, const char* key) {
   OpFunction fallback = nullptr;
   for (size_t i = 0; i < n; ++i) {
     const Kernel& k = entries[i];
@@ -102,8 +101,8 @@ Error register_kernels(const Span<const Kernel> kernels) {
   std::lock_guard<std::mutex> lock(t.mutex);
   const size_t n = t.count.load();
   if (kernels.size() > kMaxRegisteredKernels - n) {
-    ET_LOG(Error, "Kernel table full: %zu registered, %zu more requested, room for %zu",
-           n, kernels.size(), kMaxRegisteredKernels);
+    ET_LOG(Error, "Kernel table full: %zu registered, %zu more requested, room for %zu", n,
+           kernels.size(), kMaxRegisteredKernels);
     return Error::RegistrationExceedingMaxKernels;
   }
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -160,8 +159,7 @@ Result<OpFunction> get_op_function_from_registry(const char* name,
   return get_op_function(name, meta_list, {});
 }
 
-Result<OpFunction> get_op_function_from_registry(const char* name,
-                                                 Span<const TensorMeta> meta_list,
+Result<OpFunction> get_op_function_from_registry(const char* name, Span<const TensorMeta> meta_list,
                                                  Span<const Kernel> kernel_list) {
   if (name == nullptr) {
     return Error::InvalidArgument;

@@ -10,9 +10,7 @@ namespace {
 std::atomic<AbortHandler> g_handler{nullptr};
 } // namespace
 
-AbortHandler set_abort_handler(AbortHandler handler) {
-  return g_handler.exchange(handler);
-}
+AbortHandler set_abort_handler(AbortHandler handler) { return g_handler.exchange(handler); }
 
 void runtime_abort() {
   AbortHandler handler = g_handler.load();

@@ -43,20 +43,18 @@ void replace_if_set(T& entry, T value) {
 
 } // namespace
 
-PalImpl PalImpl::create(pal_emit_log_message_method emit_log_message,
-                        const char* source_filename) {
-  return create(nullptr, nullptr, nullptr, nullptr, emit_log_message, nullptr,
-                nullptr, source_filename);
+PalImpl PalImpl::create(pal_emit_log_message_method emit_log_message, const char* source_filename) {
+  return create(nullptr, nullptr, nullptr, nullptr, emit_log_message, nullptr, nullptr,
+                source_filename);
 }
 
 PalImpl PalImpl::create(pal_init_method init, pal_abort_method abort,
                         pal_current_ticks_method current_ticks,
                         pal_ticks_to_ns_multiplier_method ticks_to_ns_multiplier,
-                        pal_emit_log_message_method emit_log_message,
-                        pal_allocate_method allocate, pal_free_method free,
-                        const char* source_filename) {
-  return PalImpl{init, abort, current_ticks, ticks_to_ns_multiplier,
-                 emit_log_message, allocate, free, source_filename};
+                        pal_emit_log_message_method emit_log_message, pal_allocate_method allocate,
+                        pal_free_method free, const char* source_filename) {
+  return PalImpl{init,     abort, current_ticks,  ticks_to_ns_multiplier, emit_log_message,
+                 allocate, free,  source_filename};
 }
 
 bool register_pal(PalImpl impl) {
@@ -86,13 +84,9 @@ bool register_pal(PalImpl impl) {
   return true;
 }
 
-const PalImpl* get_pal_impl() {
-  return &g_pal;
-}
+const PalImpl* get_pal_impl() { return &g_pal; }
 
-void pal_init() {
-  load(g_pal.init)();
-}
+void pal_init() { load(g_pal.init)(); }
 
 void pal_abort() {
   load(g_pal.abort)();
@@ -100,28 +94,18 @@ void pal_abort() {
   std::abort();
 }
 
-et_timestamp_t pal_current_ticks() {
-  return load(g_pal.current_ticks)();
+et_timestamp_t pal_current_ticks() { return load(g_pal.current_ticks)(); }
+
+et_tick_ratio_t pal_ticks_to_ns_multiplier() { return load(g_pal.ticks_to_ns_multiplier)(); }
+
+void pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level, const char* filename,
+                          const char* function, size_t line, const char* message, size_t length) {
+  load(g_pal.emit_log_message)(timestamp, level, filename, function, line, message, length);
 }
 
-et_tick_ratio_t pal_ticks_to_ns_multiplier() {
-  return load(g_pal.ticks_to_ns_multiplier)();
-}
+void* pal_allocate(size_t size) { return load(g_pal.allocate)(size); }
 
-void pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level,
-                          const char* filename, const char* function, size_t line,
-                          const char* message, size_t length) {
-  load(g_pal.emit_log_message)(timestamp, level, filename, function, line, message,
-                               length);
-}
-
-void* pal_allocate(size_t size) {
-  return load(g_pal.allocate)(size);
-}
-
-void pal_free(void* ptr) {
-  load(g_pal.free)(ptr);
-}
+void pal_free(void* ptr) { load(g_pal.free)(ptr); }
 
 } // namespace runtime
 } // namespace executorch

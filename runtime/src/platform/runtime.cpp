@@ -24,8 +24,10 @@ void runtime_init() {
     static const struct {
       const char* name;
       LogLevel level;
-    } kLevels[] = {{"debug", LogLevel::Debug}, {"info", LogLevel::Info},
-                   {"error", LogLevel::Error}, {"fatal", LogLevel::Fatal}};
+    } kLevels[] = {{"debug", LogLevel::Debug},
+                   {"info", LogLevel::Info},
+                   {"error", LogLevel::Error},
+                   {"fatal", LogLevel::Fatal}};
     for (const auto& entry : kLevels) {
       if (strcasecmp(env, entry.name) == 0) {
         set_log_level(entry.level);

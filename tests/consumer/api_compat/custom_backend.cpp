@@ -77,8 +77,7 @@ class ThreadPoolBackend final : public BackendInterface {
     return Error::Ok;
   }
 
-  Error get_option(BackendOptionContext& context,
-                   Span<BackendOption>& backend_options) override {
+  Error get_option(BackendOptionContext& context, Span<BackendOption>& backend_options) override {
     (void)context;
     for (BackendOption& option : backend_options) {
       if (std::strcmp(option.key, "num_threads") == 0) {

@@ -30,24 +30,21 @@ using executorch::runtime::TensorShapeDynamism;
 namespace {
 
 // my_ops::scaled_add.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out)
-Tensor& scaled_add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
-                       double alpha, Tensor& out) {
+Tensor& scaled_add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, double alpha,
+                       Tensor& out) {
   ET_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_shape_and_dtype(a, b),
                   InvalidArgument, out);
-  ET_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_dtype(a, out),
-                  InvalidArgument, out);
-  ET_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_dim_order(a, b, out),
-                  InvalidArgument, out);
+  ET_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_dtype(a, out), InvalidArgument, out);
+  ET_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_dim_order(a, b, out), InvalidArgument,
+                  out);
   ET_KERNEL_CHECK_MSG(ctx, executorch::runtime::resize_tensor(out, a.sizes()) == Error::Ok,
-                      InvalidArgument, out, "cannot resize the output to %zd elements",
-                      a.numel());
+                      InvalidArgument, out, "cannot resize the output to %zd elements", a.numel());
   ET_SWITCH_REALHBF16_TYPES(a.scalar_type(), ctx, "scaled_add.out", CTYPE, [&]() {
     const CTYPE* pa = a.const_data_ptr<CTYPE>();
     const CTYPE* pb = b.const_data_ptr<CTYPE>();
     CTYPE* po = out.mutable_data_ptr<CTYPE>();
     for (ssize_t i = 0; i < out.numel(); ++i) {
-      po[i] = static_cast<CTYPE>(static_cast<double>(pa[i]) +
-                                 alpha * static_cast<double>(pb[i]));
+      po[i] = static_cast<CTYPE>(static_cast<double>(pa[i]) + alpha * static_cast<double>(pb[i]));
     }
   });
   return out;
@@ -95,8 +92,8 @@ Error run(ScalarType dtype, SizesType out_rows, CTYPE* out_data, ScalarType out_
 
 int main() {
   executorch::runtime::runtime_init();
-  expect(executorch::runtime::register_kernel(
-             Kernel("my_ops::scaled_add.out", scaled_add_boxed)) == Error::Ok,
+  expect(executorch::runtime::register_kernel(Kernel("my_ops::scaled_add.out", scaled_add_boxed)) ==
+             Error::Ok,
          "registering the kernel");
 
   float f_out[4] = {};

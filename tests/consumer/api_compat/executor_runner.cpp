@@ -61,8 +61,7 @@ int main(int argc, char** argv) {
 
   MemoryAllocator method_allocator{
       MemoryAllocator(sizeof(method_allocator_pool), method_allocator_pool)};
-  MemoryAllocator temp_allocator{
-      MemoryAllocator(sizeof(temp_allocator_pool), temp_allocator_pool)};
+  MemoryAllocator temp_allocator{MemoryAllocator(sizeof(temp_allocator_pool), temp_allocator_pool)};
 
   std::vector<std::unique_ptr<uint8_t[]>> planned_buffers;
   std::vector<Span<uint8_t>> planned_spans;

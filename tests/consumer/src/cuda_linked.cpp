@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "dlopen") == 0) {
     void* h = dlopen("libexecutorch_cuda_backend.so.1", RTLD_NOW | RTLD_LOCAL);
     if (h == nullptr || cuda_backend_entries() != 1) {
-      std::fprintf(stderr, "cuda_linked: after dlopen: %s, %zu entries\n",
-                   h ? "loaded" : dlerror(), cuda_backend_entries());
+      std::fprintf(stderr, "cuda_linked: after dlopen: %s, %zu entries\n", h ? "loaded" : dlerror(),
+                   cuda_backend_entries());
       return 1;
     }
     dlclose(h);

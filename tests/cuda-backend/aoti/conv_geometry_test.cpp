@@ -41,11 +41,16 @@ struct Params {
   bool transposed = false;
   int64_t groups = 1;
   ConvArgs args() const {
-    return ConvArgs{stride.data(),   static_cast<int64_t>(stride.size()),
-                    padding.data(),  static_cast<int64_t>(padding.size()),
-                    dilation.data(), static_cast<int64_t>(dilation.size()),
-                    transposed,      output_padding.data(),
-                    static_cast<int64_t>(output_padding.size()), groups};
+    return ConvArgs{stride.data(),
+                    static_cast<int64_t>(stride.size()),
+                    padding.data(),
+                    static_cast<int64_t>(padding.size()),
+                    dilation.data(),
+                    static_cast<int64_t>(dilation.size()),
+                    transposed,
+                    output_padding.data(),
+                    static_cast<int64_t>(output_padding.size()),
+                    groups};
   }
 };
 
@@ -171,7 +176,7 @@ struct BadCase {
   TensorObj in, w;
   std::vector<TensorObj> bias;
   Params prm;
-  const char* says;  // a phrase the error line must hold
+  const char* says; // a phrase the error line must hold
 };
 
 TEST(ConvGeometry, BadArgumentsFailWithOneLineNamingTheProblem) {
@@ -189,36 +194,87 @@ TEST(ConvGeometry, BadArgumentsFailWithOneLineNamingTheProblem) {
   Params null_list;
   null_list.stride.clear();
   const std::vector<BadCase> cases = {
-      {"channel mismatch", tensor({1, 4, 8, 8}), tensor({8, 3, 3, 3}), {}, Params{},
+      {"channel mismatch",
+       tensor({1, 4, 8, 8}),
+       tensor({8, 3, 3, 3}),
+       {},
+       Params{},
        "channel mismatch"},
-      {"groups do not divide", tensor({1, 4, 8, 8}), tensor({8, 2, 3, 3}), {}, groups3,
+      {"groups do not divide",
+       tensor({1, 4, 8, 8}),
+       tensor({8, 2, 3, 3}),
+       {},
+       groups3,
        "not divisible by groups"},
-      {"bias shape", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {tensor({7})}, Params{},
+      {"bias shape",
+       tensor({1, 3, 8, 8}),
+       tensor({8, 3, 3, 3}),
+       {tensor({7})},
+       Params{},
        "bias must be 1-D with 8 values"},
-      {"host tensor", tensor({1, 3, 8, 8}, {}, aoti::kDtF32, aoti::kDevCpu),
-       tensor({8, 3, 3, 3}), {}, Params{}, "not a CUDA tensor"},
-      {"mixed dtypes", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}, {}, aoti::kDtBF16), {},
-       Params{}, "mixed dtypes"},
-      {"int dtype", tensor({1, 3, 8, 8}, {}, aoti::kDtI32), tensor({8, 3, 3, 3}, {}, aoti::kDtI32),
-       {}, Params{}, "unsupported dtype 3"},
+      {"host tensor",
+       tensor({1, 3, 8, 8}, {}, aoti::kDtF32, aoti::kDevCpu),
+       tensor({8, 3, 3, 3}),
+       {},
+       Params{},
+       "not a CUDA tensor"},
+      {"mixed dtypes",
+       tensor({1, 3, 8, 8}),
+       tensor({8, 3, 3, 3}, {}, aoti::kDtBF16),
+       {},
+       Params{},
+       "mixed dtypes"},
+      {"int dtype",
+       tensor({1, 3, 8, 8}, {}, aoti::kDtI32),
+       tensor({8, 3, 3, 3}, {}, aoti::kDtI32),
+       {},
+       Params{},
+       "unsupported dtype 3"},
       {"rank", tensor({3, 8}), tensor({8, 3}), {}, Params{}, "3-D, 4-D or 5-D"},
       {"weight rank", tensor({1, 3, 8, 8}), tensor({8, 3, 3}), {}, Params{}, "weight is 3-D"},
-      {"stride list", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {}, bad_stride_len,
+      {"stride list",
+       tensor({1, 3, 8, 8}),
+       tensor({8, 3, 3, 3}),
+       {},
+       bad_stride_len,
        "stride has 3 values"},
-      {"empty stride list", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {}, null_list,
+      {"empty stride list",
+       tensor({1, 3, 8, 8}),
+       tensor({8, 3, 3, 3}),
+       {},
+       null_list,
        "stride has 0 values"},
-      {"negative padding", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {}, neg_pad,
-       "non-negative"},
-      {"zero groups", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {}, zero_groups,
+      {"negative padding", tensor({1, 3, 8, 8}), tensor({8, 3, 3, 3}), {}, neg_pad, "non-negative"},
+      {"zero groups",
+       tensor({1, 3, 8, 8}),
+       tensor({8, 3, 3, 3}),
+       {},
+       zero_groups,
        "groups must be positive"},
-      {"kernel larger than input", tensor({1, 3, 2, 2}), tensor({8, 3, 3, 3}), {}, Params{},
+      {"kernel larger than input",
+       tensor({1, 3, 2, 2}),
+       tensor({8, 3, 3, 3}),
+       {},
+       Params{},
        "output size 0 is not positive"},
-      {"output padding", tensor({1, 3, 4, 4}), tensor({3, 2, 3, 3}), {}, big_opad,
+      {"output padding",
+       tensor({1, 3, 4, 4}),
+       tensor({3, 2, 3, 3}),
+       {},
+       big_opad,
        "output_padding 2 must be smaller"},
-      {"empty channel dim", tensor({1, 0, 8, 8}), tensor({8, 0, 3, 3}), {}, Params{},
+      {"empty channel dim",
+       tensor({1, 0, 8, 8}),
+       tensor({8, 0, 3, 3}),
+       {},
+       Params{},
        "only the batch dim may be empty"},
-      {"over cuDNN's int", tensor({1, 1, int64_t{1} << 31, 1}), tensor({1, 1, 1, 1}), {},
-       Params{}, "too large for cuDNN"},
+      {"over cuDNN's int",
+       tensor({1, 1, int64_t{1} << 31, 1}),
+       tensor({1, 1, 1, 1}),
+       {},
+       Params{},
+       "too large for cuDNN"},
   };
   for (const BadCase& c : cases) {
     ConvProblem p;
@@ -235,8 +291,7 @@ TEST(ConvGeometry, NullHandlesAreRejected) {
   const TensorObj w = tensor({8, 3, 3, 3});
   testing::internal::CaptureStderr();
   EXPECT_FALSE(aoti::conv::plan_convolution("conv", nullptr, &w, nullptr, Params{}.args(), &p));
-  EXPECT_NE(testing::internal::GetCapturedStderr().find("input handle is null"),
-            std::string::npos);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("input handle is null"), std::string::npos);
 }
 
 } // namespace

@@ -29,13 +29,13 @@ TEST(LiveCounts, ViewsAliasesAndDestroyBalance) {
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(aoti::live_tensor_objs(), t0 + 1);
   EXPECT_EQ(aoti::live_storages(), s0 + 1);
-  aoti::TensorObj* b = aoti::alias(a);  // a second view, the same storage
+  aoti::TensorObj* b = aoti::alias(a); // a second view, the same storage
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(aoti::live_tensor_objs(), t0 + 2);
   EXPECT_EQ(aoti::live_storages(), s0 + 1);
   aoti::destroy_tensor(a);
   EXPECT_EQ(aoti::live_tensor_objs(), t0 + 1);
-  EXPECT_EQ(aoti::live_storages(), s0 + 1);  // b still holds it
+  EXPECT_EQ(aoti::live_storages(), s0 + 1); // b still holds it
   aoti::destroy_tensor(b);
   EXPECT_EQ(aoti::live_tensor_objs(), t0);
   EXPECT_EQ(aoti::live_storages(), s0);
@@ -45,8 +45,8 @@ TEST(LiveCounts, RefusedViewCountsNothing) {
   const int64_t t0 = aoti::live_tensor_objs(), s0 = aoti::live_storages();
   std::vector<int64_t> sizes(aoti::Dims::kMaxRank + 1, 1);
   float x = 0;
-  EXPECT_EQ(aoti::make_view(&x, sizeof x, static_cast<int64_t>(sizes.size()), sizes.data(),
-                            nullptr, aoti::kDtF32, aoti::kDevCpu, 0),
+  EXPECT_EQ(aoti::make_view(&x, sizeof x, static_cast<int64_t>(sizes.size()), sizes.data(), nullptr,
+                            aoti::kDtF32, aoti::kDevCpu, 0),
             nullptr);
   EXPECT_EQ(aoti::live_tensor_objs(), t0);
   EXPECT_EQ(aoti::live_storages(), s0);
@@ -76,7 +76,7 @@ TEST(StreamCache, FreedBlocksServeTheirSizeClassAndAreCounted) {
   ASSERT_EQ(aoti::pool_alloc(&p, 600, 0, s), cudaSuccess);
   EXPECT_EQ(p, fake_block(0x10000));
   EXPECT_EQ(aoti::pool_stats().cached, c0 + 2048);
-  ASSERT_EQ(aoti::pool_free(p, 600, s), cudaSuccess);  // back, then out again
+  ASSERT_EQ(aoti::pool_free(p, 600, s), cudaSuccess); // back, then out again
   ASSERT_EQ(aoti::pool_alloc(&p, 1024, 0, s), cudaSuccess);
   EXPECT_EQ(p, fake_block(0x10000));
   ASSERT_EQ(aoti::pool_alloc(&p, 1537, 0, s), cudaSuccess);
@@ -99,7 +99,8 @@ TEST(StreamCache, SteadyStateReuseDoesNotGrowTheCache) {
   EXPECT_EQ(held, c0 + 2048 + 512 + 131072);
   for (int rep = 0; rep < 100; ++rep) {
     void* got[3];
-    for (size_t i = 0; i < 3; ++i) ASSERT_EQ(aoti::pool_alloc(&got[i], sizes[i], 0, s), cudaSuccess);
+    for (size_t i = 0; i < 3; ++i)
+      ASSERT_EQ(aoti::pool_alloc(&got[i], sizes[i], 0, s), cudaSuccess);
     for (size_t i = 0; i < 3; ++i) ASSERT_EQ(aoti::pool_free(got[i], sizes[i], s), cudaSuccess);
   }
   EXPECT_EQ(aoti::pool_stats().cached, held);

@@ -58,7 +58,7 @@ TEST(SharedConstants, SecondMethodFindsTheFirstOnesConstants) {
   EXPECT_EQ(hits[0].index, 0u);
   EXPECT_EQ(hits[0].handle, &prefill.objs[0]);
   EXPECT_EQ(hits[2].index, 2u);
-  EXPECT_EQ(hits[2].handle, &prefill.objs[2]);  // the KV cache: one copy
+  EXPECT_EQ(hits[2].handle, &prefill.objs[2]); // the KV cache: one copy
   EXPECT_EQ(hits[1].lender, prefill.owner);
 }
 
@@ -111,15 +111,14 @@ TEST(SharedConstants, SameFqnOtherShapeIsAnError) {
   Lender prefill;
   table.publish(decoder_table(), prefill.handles(), prefill.owner);
   std::vector<ConstantInfo> other = decoder_table();
-  other[2].data_size = 32768;  // a cache of another length
+  other[2].data_size = 32768; // a cache of another length
   std::vector<std::string> lines;
   static std::vector<std::string>* sink_lines;
   sink_lines = &lines;
-  auto prev = executorch::runtime::set_log_sink(
-      [](executorch::runtime::LogLevel l, const char*, const char*, size_t, const char* m,
-         size_t n) {
-        if (l >= executorch::runtime::LogLevel::Error) sink_lines->emplace_back(m, n);
-      });
+  auto prev = executorch::runtime::set_log_sink([](executorch::runtime::LogLevel l, const char*,
+                                                   const char*, size_t, const char* m, size_t n) {
+    if (l >= executorch::runtime::LogLevel::Error) sink_lines->emplace_back(m, n);
+  });
   std::vector<SharedHit> hits;
   EXPECT_EQ(table.lookup(other, &hits, "decode"), Error::InvalidProgram);
   executorch::runtime::set_log_sink(prev);

@@ -80,8 +80,7 @@ TEST_F(WeightsCheck, EmptyBlobNamesTheFirstConstant) {
 }
 
 TEST_F(WeightsCheck, LongBlobIsRejectedWithBothSizes) {
-  EXPECT_EQ(check_weights_blob(mlp_table(), kMlpBytes + 4, "mlp"),
-            Error::InvalidExternalData);
+  EXPECT_EQ(check_weights_blob(mlp_table(), kMlpBytes + 4, "mlp"), Error::InvalidExternalData);
   const std::string line = only_line();
   EXPECT_NE(line.find(std::to_string(kMlpBytes + 4) + " bytes"), std::string::npos) << line;
   EXPECT_NE(line.find("take " + std::to_string(kMlpBytes)), std::string::npos) << line;

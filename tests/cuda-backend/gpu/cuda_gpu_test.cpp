@@ -42,8 +42,8 @@ using gpu_test::read_file;
 
 // Max error over output j (the metric: gpu_test::output_error).
 static double compare(const Fixture& fx, size_t j, const std::vector<uint8_t>& got) {
-  return gpu_test::output_error(got.data(), got.size(),
-                                fx.outs[j].dtype == ScalarType::BFloat16, fx.ref[j]);
+  return gpu_test::output_error(got.data(), got.size(), fx.outs[j].dtype == ScalarType::BFloat16,
+                                fx.ref[j]);
 }
 
 // Tensors over caller memory (host or device).
@@ -56,10 +56,10 @@ struct Io {
   bool device = false;
   void add(const IoSpec& s, void* data) {
     sizes.push_back(s.sizes);
-    impls.emplace_back(new TensorImpl(
-        s.dtype, ssize_t(s.sizes.size()), sizes.back().data(), data, nullptr, nullptr,
-        executorch::aten::TensorShapeDynamism::STATIC,
-        device ? rt::etensor::DeviceType::CUDA : rt::etensor::DeviceType::CPU, 0));
+    impls.emplace_back(
+        new TensorImpl(s.dtype, ssize_t(s.sizes.size()), sizes.back().data(), data, nullptr,
+                       nullptr, executorch::aten::TensorShapeDynamism::STATIC,
+                       device ? rt::etensor::DeviceType::CUDA : rt::etensor::DeviceType::CPU, 0));
     bufs.push_back(data);
   }
   void finish() {
@@ -84,22 +84,31 @@ static void make_io(const Fixture& fx, Io& io, bool device) {
   }
   for (auto& o : fx.outs) {
     void* p;
-    if (device) { cudaMalloc(&p, o.nbytes()); cudaMemset(p, 0, o.nbytes()); }
-    else { p = std::calloc(1, o.nbytes()); }
+    if (device) {
+      cudaMalloc(&p, o.nbytes());
+      cudaMemset(p, 0, o.nbytes());
+    } else {
+      p = std::calloc(1, o.nbytes());
+    }
     io.add(o, p);
   }
   io.finish();
 }
 static void free_io(const Fixture& fx, Io& io) {
   for (size_t i = 0; i < io.bufs.size(); ++i) {
-    if (io.device) cudaFree(io.bufs[i]);
-    else if (i >= fx.ins.size()) std::free(io.bufs[i]);
+    if (io.device)
+      cudaFree(io.bufs[i]);
+    else if (i >= fx.ins.size())
+      std::free(io.bufs[i]);
   }
 }
 static std::vector<uint8_t> fetch(const Io& io, size_t k, size_t n, cudaStream_t s = nullptr) {
   std::vector<uint8_t> v(n);
-  if (io.device) { cudaMemcpyAsync(v.data(), io.bufs[k], n, cudaMemcpyDeviceToHost, s); cudaStreamSynchronize(s); }
-  else std::memcpy(v.data(), io.bufs[k], n);
+  if (io.device) {
+    cudaMemcpyAsync(v.data(), io.bufs[k], n, cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+  } else
+    std::memcpy(v.data(), io.bufs[k], n);
   return v;
 }
 
@@ -107,7 +116,8 @@ static std::vector<uint8_t> fetch(const Io& io, size_t k, size_t n, cudaStream_t
 static rt::Result<rt::DelegateHandle*> init_fixture(rt::BackendInterface* be, Fixture& fx,
                                                     rt::Span<const rt::BackendOption> options) {
   std::vector<rt::CompileSpec> cs;
-  for (auto& s : fx.specs) cs.push_back(rt::CompileSpec{s.first.c_str(), {s.second.data(), s.second.size()}});
+  for (auto& s : fx.specs)
+    cs.push_back(rt::CompileSpec{s.first.c_str(), {s.second.data(), s.second.size()}});
   rt::FreeableBuffer processed(fx.processed.data(), fx.processed.size(), nullptr);
   rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx.ndm, options);
   return be->init(ictx, &processed, rt::ArrayRef<rt::CompileSpec>(cs.data(), cs.size()));
@@ -116,8 +126,8 @@ static rt::Result<rt::DelegateHandle*> init_fixture(rt::BackendInterface* be, Fi
 // Error lines the runtime logs while `capturing` is set (section 7).
 static std::vector<std::string> g_error_lines;
 static bool g_capturing = false;
-static void capture_errors(rt::LogLevel level, const char*, const char*, size_t,
-                           const char* msg, size_t len) {
+static void capture_errors(rt::LogLevel level, const char*, const char*, size_t, const char* msg,
+                           size_t len) {
   if (g_capturing && level >= rt::LogLevel::Error) g_error_lines.emplace_back(msg, len);
   std::fprintf(stderr, "%.*s\n", static_cast<int>(len), msg);
 }
@@ -158,8 +168,8 @@ static void init_with_foreign_weights(rt::BackendInterface* be, const Fixture& a
     std::printf("  %s with the weights of %s (%s keys): %s\n", a.dir.c_str(), from,
                 legacy ? "1.1-1.3" : "1.4", h.ok() ? "ACCEPTED" : "refused");
     EXPECT(!h.ok() && h.error() == rt::Error::InvalidExternalData && named,
-           "%s with %s's weights (%s keys): init %s (0x%x), error line %s", a.dir.c_str(),
-           from, legacy ? "legacy" : "1.4", h.ok() ? "succeeded" : "failed",
+           "%s with %s's weights (%s keys): init %s (0x%x), error line %s", a.dir.c_str(), from,
+           legacy ? "legacy" : "1.4", h.ok() ? "succeeded" : "failed",
            h.ok() ? 0u : unsigned(h.error()), named ? "found" : "missing");
     if (h.ok()) be->destroy(*h);
   }
@@ -169,7 +179,8 @@ static int graph_launches() {
   rt::BackendOption opt{};
   std::strcpy(opt.key, "cuda_graph_launches");
   opt.value = -1;
-  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok) return -1;
+  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok)
+    return -1;
   const int* v = std::get_if<int>(&opt.value);
   return v ? *v : -1;
 }
@@ -194,7 +205,8 @@ static BackendHeld backend_held() {
     opts[i].value = -1;
   }
   BackendHeld h;
-  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(opts, 5)) != rt::Error::Ok) return h;
+  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(opts, 5)) != rt::Error::Ok)
+    return h;
   int* out[] = {&h.handles, &h.storages, &h.reserved_kib, &h.used_kib, &h.cached_kib};
   for (size_t i = 0; i < 5; ++i) {
     if (const int* v = std::get_if<int>(&opts[i].value)) *out[i] = *v;
@@ -220,7 +232,8 @@ static RepeatStats repeat_runs(rt::BackendInterface* be, Fixture& fx, Io& io, in
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < reps; ++i) r.errors += run(be, fx, io) != rt::Error::Ok;
   cudaDeviceSynchronize();
-  r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+  r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+         reps;
   cudaMemGetInfo(&free1, &total);
   r.after = backend_held();
   r.growth = (long long)free0 - (long long)free1;
@@ -235,28 +248,30 @@ static constexpr long long kGrowthLimit = 2 << 20;
 static void check_two_windows(rt::BackendInterface* be, Fixture& fx, Io& io, int reps,
                               const char* what) {
   const RepeatStats a = repeat_runs(be, fx, io, reps), b = repeat_runs(be, fx, io, reps);
-  std::printf("%s: 2 x %d executes %s: %d errors, %.1f us/execute, device memory growth "
-              "%lld then %lld bytes; shim handles %d -> %d -> %d, storages %d -> %d -> %d, "
-              "pool reserved %d -> %d -> %d KiB (used %d, stream-cached %d KiB)\n",
-              what, reps, fx.dir.c_str(), a.errors + b.errors, (a.us + b.us) / 2, a.growth,
-              b.growth, a.before.handles, a.after.handles, b.after.handles, a.before.storages,
-              a.after.storages, b.after.storages, a.before.reserved_kib, a.after.reserved_kib,
-              b.after.reserved_kib, b.after.used_kib, b.after.cached_kib);
+  std::printf(
+      "%s: 2 x %d executes %s: %d errors, %.1f us/execute, device memory growth "
+      "%lld then %lld bytes; shim handles %d -> %d -> %d, storages %d -> %d -> %d, "
+      "pool reserved %d -> %d -> %d KiB (used %d, stream-cached %d KiB)\n",
+      what, reps, fx.dir.c_str(), a.errors + b.errors, (a.us + b.us) / 2, a.growth, b.growth,
+      a.before.handles, a.after.handles, b.after.handles, a.before.storages, a.after.storages,
+      b.after.storages, a.before.reserved_kib, a.after.reserved_kib, b.after.reserved_kib,
+      b.after.used_kib, b.after.cached_kib);
   if (a.growth > kGrowthLimit && b.growth <= kGrowthLimit) {
-    std::printf("  NOTE %s %s: one-time growth of %lld bytes in the first window only "
-                "(pool reserved +%d KiB of it; the rest is outside the shim's pool: "
-                "cuBLAS/cuDNN workspaces, lazily loaded kernels, or another process)\n",
-                what, fx.dir.c_str(), a.growth, a.after.reserved_kib - a.before.reserved_kib);
+    std::printf(
+        "  NOTE %s %s: one-time growth of %lld bytes in the first window only "
+        "(pool reserved +%d KiB of it; the rest is outside the shim's pool: "
+        "cuBLAS/cuDNN workspaces, lazily loaded kernels, or another process)\n",
+        what, fx.dir.c_str(), a.growth, a.after.reserved_kib - a.before.reserved_kib);
   }
-  EXPECT(a.errors == 0 && b.errors == 0, "%s %s: %d + %d errors", what, fx.dir.c_str(),
-         a.errors, b.errors);
+  EXPECT(a.errors == 0 && b.errors == 0, "%s %s: %d + %d errors", what, fx.dir.c_str(), a.errors,
+         b.errors);
   EXPECT(b.growth <= kGrowthLimit,
-         "%s %s: device memory still grows in the second window: %lld bytes (first %lld)",
-         what, fx.dir.c_str(), b.growth, a.growth);
+         "%s %s: device memory still grows in the second window: %lld bytes (first %lld)", what,
+         fx.dir.c_str(), b.growth, a.growth);
   EXPECT(a.before.handles == b.after.handles && a.before.storages == b.after.storages,
          "%s %s: shim handles %d -> %d, storages %d -> %d over %d executes (a leak)", what,
-         fx.dir.c_str(), a.before.handles, b.after.handles, a.before.storages,
-         b.after.storages, 2 * reps);
+         fx.dir.c_str(), a.before.handles, b.after.handles, a.before.storages, b.after.storages,
+         2 * reps);
   EXPECT((long long)(b.after.reserved_kib - b.before.reserved_kib) * 1024 <= kGrowthLimit,
          "%s %s: the shim's pool grew by %d KiB in the second window", what, fx.dir.c_str(),
          b.after.reserved_kib - b.before.reserved_kib);
@@ -266,7 +281,8 @@ static bool check_outputs(Fixture& fx, Io& io, const char* what, cudaStream_t s 
   bool ok = true;
   for (size_t j = 0; j < fx.outs.size(); ++j) {
     double e = compare(fx, j, fetch(io, fx.ins.size() + j, fx.outs[j].nbytes(), s));
-    std::printf("  %-12s %-28s output%zu max %s err %.3g (tol %.0e)\n", fx.dir.substr(fx.dir.rfind('/') + 1).c_str(), what, j,
+    std::printf("  %-12s %-28s output%zu max %s err %.3g (tol %.0e)\n",
+                fx.dir.substr(fx.dir.rfind('/') + 1).c_str(), what, j,
                 fx.outs[j].dtype == ScalarType::BFloat16 ? "scale-rel" : "rel", e, fx.tol);
     EXPECT(e <= fx.tol, "%s %s output%zu err %g", fx.dir.c_str(), what, j, e);
     ok = ok && e <= fx.tol;
@@ -280,7 +296,8 @@ using Fixtures = std::vector<std::unique_ptr<Fixture>>;
 static void check_every_fixture(rt::BackendInterface* be, Fixtures& fxs) {
   for (auto& fx : fxs) {
     for (bool dev : {false, true}) {
-      Io io; make_io(*fx, io, dev);
+      Io io;
+      make_io(*fx, io, dev);
       rt::Error e = run(be, *fx, io);
       EXPECT(e == rt::Error::Ok, "%s execute 0x%x", fx->dir.c_str(), unsigned(e));
       if (e == rt::Error::Ok) check_outputs(*fx, io, dev ? "device I/O" : "host I/O");
@@ -295,9 +312,16 @@ static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
   cudaStream_t s, probe;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&probe, cudaStreamNonBlocking);
-  Io io; make_io(fx, io, true);
+  Io io;
+  make_io(fx, io, true);
   std::atomic<bool> release{false};
-  cudaLaunchHostFunc(s, [](void* p) { while (!static_cast<std::atomic<bool>*>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, &release);
+  cudaLaunchHostFunc(
+      s,
+      [](void* p) {
+        while (!static_cast<std::atomic<bool>*>(p)->load())
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      },
+      &release);
   rt::Error e;
   {
     executorch::extension::cuda::CallerStreamGuard g(s);
@@ -313,7 +337,8 @@ static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
   release = true;
   cudaStreamSynchronize(s);
   bool ok = check_outputs(fx, io, "caller stream", probe);
-  std::printf("caller stream: queued behind the blocker=%s, result after release ok=%s\n", zeros ? "yes" : "NO", ok ? "yes" : "NO");
+  std::printf("caller stream: queued behind the blocker=%s, result after release ok=%s\n",
+              zeros ? "yes" : "NO", ok ? "yes" : "NO");
   free_io(fx, io);
   cudaStreamDestroy(s);
   cudaStreamDestroy(probe);
@@ -328,7 +353,7 @@ static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
 static void check_host_inputs_reusable(rt::BackendInterface* be, Fixture& fx) {
   cudaStream_t s;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  std::vector<std::vector<uint8_t>> in = fx.in_data;  // ours to overwrite
+  std::vector<std::vector<uint8_t>> in = fx.in_data; // ours to overwrite
   Io io;
   io.device = false;
   for (size_t i = 0; i < fx.ins.size(); ++i) io.add(fx.ins[i], in[i].data());
@@ -342,7 +367,13 @@ static void check_host_inputs_reusable(rt::BackendInterface* be, Fixture& fx) {
   io.finish();
   cudaDeviceSynchronize();
   std::atomic<bool> release{false};
-  cudaLaunchHostFunc(s, [](void* p) { while (!static_cast<std::atomic<bool>*>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); }, &release);
+  cudaLaunchHostFunc(
+      s,
+      [](void* p) {
+        while (!static_cast<std::atomic<bool>*>(p)->load())
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      },
+      &release);
   std::thread watchdog([&] {
     std::this_thread::sleep_for(std::chrono::seconds(2));
     release = true;
@@ -374,11 +405,16 @@ static void check_threads(rt::BackendInterface* be, Fixtures& fxs) {
   for (int t = 0; t < 4; ++t) {
     th.emplace_back([&, t] {
       Fixture& f = *fxs[size_t(t) % fxs.size()];
-      cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-      Io io; make_io(f, io, true);
+      cudaStream_t s;
+      cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+      Io io;
+      make_io(f, io, true);
       for (int it = 0; it < 50; ++it) {
         executorch::extension::cuda::CallerStreamGuard g(s);
-        if (run(be, f, io) != rt::Error::Ok) { ++bad; break; }
+        if (run(be, f, io) != rt::Error::Ok) {
+          ++bad;
+          break;
+        }
       }
       cudaStreamSynchronize(s);
       for (size_t j = 0; j < f.outs.size(); ++j) {
@@ -400,7 +436,8 @@ static void check_repeats(rt::BackendInterface* be, Fixtures& fxs, int reps) {
   for (auto* fp : {&fxs.front(), &fxs.back()}) {
     Fixture& f = **fp;
     for (bool dev : {true, false}) {
-      Io io; make_io(f, io, dev);
+      Io io;
+      make_io(f, io, dev);
       for (int i = 0; i < 20; ++i) (void)run(be, f, io);
       check_two_windows(be, f, io, reps, dev ? "device I/O" : "host I/O");
       check_outputs(f, io, "after the repeats");
@@ -420,39 +457,47 @@ static void check_cuda_graph(rt::BackendInterface* be, Fixtures& fxs, int reps) 
   const int launches0 = graph_launches();
   int expected = 0;
   for (auto& fp : fxs) {
-    Fixture f = *fp;  // same data, a second delegate
+    Fixture f = *fp; // same data, a second delegate
     auto h = init_fixture(be, f, rt::Span<const rt::BackendOption>(&opt, 1));
     EXPECT(h.ok(), "%s: init with use_cuda_graph", f.dir.c_str());
     if (!h.ok()) continue;
     f.handle = *h;
-    Io a; make_io(f, a, true);
-    for (int k = 0; k < 3; ++k) {  // eager, capture + launch, replay
+    Io a;
+    make_io(f, a, true);
+    for (int k = 0; k < 3; ++k) { // eager, capture + launch, replay
       EXPECT(run(be, f, a) == rt::Error::Ok, "%s: graph execute %d", f.dir.c_str(), k);
       check_outputs(f, a, k == 0 ? "graph: eager" : k == 1 ? "graph: captured" : "graph: replay");
     }
-    Io b; make_io(f, b, true);  // other buffers: the graph reads its staging copy
+    Io b;
+    make_io(f, b, true); // other buffers: the graph reads its staging copy
     EXPECT(run(be, f, b) == rt::Error::Ok, "%s: graph execute, moved buffers", f.dir.c_str());
     check_outputs(f, b, "graph: moved buffers");
-    Io c; make_io(f, c, false);
+    Io c;
+    make_io(f, c, false);
     EXPECT(run(be, f, c) == rt::Error::Ok, "%s: graph execute, host I/O", f.dir.c_str());
     check_outputs(f, c, "graph: host I/O");
-    cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     {
       executorch::extension::cuda::CallerStreamGuard g(s);
       EXPECT(run(be, f, b) == rt::Error::Ok, "%s: graph execute, caller stream", f.dir.c_str());
     }
     check_outputs(f, b, "graph: caller stream", s);
-    expected += 5;  // every execute but the first launches the graph
+    expected += 5; // every execute but the first launches the graph
     check_two_windows(be, f, a, reps, "graph replays");
     expected += 2 * reps;
     check_outputs(f, a, "graph: after the repeats");
     cudaStreamDestroy(s);
-    free_io(f, a); free_io(f, b); free_io(f, c);
+    free_io(f, a);
+    free_io(f, b);
+    free_io(f, c);
     be->destroy(f.handle);
   }
   const int launched = graph_launches() - launches0;
-  std::printf("graph: %d launches, %d expected (every execute after the first)\n", launched, expected);
-  EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched, expected);
+  std::printf("graph: %d launches, %d expected (every execute after the first)\n", launched,
+              expected);
+  EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched,
+         expected);
 }
 
 // 6b: use_cuda_graph with host I/O at the first execute: those tensors are
@@ -472,19 +517,25 @@ static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs)
     EXPECT(h.ok(), "%s: init with use_cuda_graph (host first)", f.dir.c_str());
     if (!h.ok()) continue;
     f.handle = *h;
-    Io a; make_io(f, a, false);
-    for (int k = 0; k < 3; ++k) {  // eager, capture + launch, replay
+    Io a;
+    make_io(f, a, false);
+    for (int k = 0; k < 3; ++k) { // eager, capture + launch, replay
       EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph execute %d", f.dir.c_str(), k);
-      check_outputs(f, a, k == 0 ? "pinned graph: eager" : k == 1 ? "pinned graph: captured"
-                                                                  : "pinned graph: replay");
+      check_outputs(f, a,
+                    k == 0   ? "pinned graph: eager"
+                    : k == 1 ? "pinned graph: captured"
+                             : "pinned graph: replay");
     }
-    Io b; make_io(f, b, false);  // other host buffers
+    Io b;
+    make_io(f, b, false); // other host buffers
     EXPECT(run(be, f, b) == rt::Error::Ok, "%s: pinned graph, moved buffers", f.dir.c_str());
     check_outputs(f, b, "pinned graph: moved buffers");
-    Io c; make_io(f, c, true);
+    Io c;
+    make_io(f, c, true);
     EXPECT(run(be, f, c) == rt::Error::Ok, "%s: pinned graph, device I/O", f.dir.c_str());
     check_outputs(f, c, "pinned graph: device I/O");
-    cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     {
       executorch::extension::cuda::CallerStreamGuard g(s);
       EXPECT(run(be, f, a) == rt::Error::Ok, "%s: pinned graph, caller stream", f.dir.c_str());
@@ -492,7 +543,9 @@ static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs)
     check_outputs(f, a, "pinned graph: caller stream");
     cudaStreamDestroy(s);
     expected += 5;
-    free_io(f, a); free_io(f, b); free_io(f, c);
+    free_io(f, a);
+    free_io(f, b);
+    free_io(f, c);
     be->destroy(f.handle);
   }
   const int launched = graph_launches() - launches0;
@@ -520,7 +573,7 @@ static void check_foreign_weights(rt::BackendInterface* be, Fixtures& fxs) {
       const std::vector<uint8_t>* wb = weights_of(*b);
       bool seen = wb == nullptr;
       for (const auto* t : tried) seen = seen || (t != nullptr && *t == *wb);
-      if (seen) continue;  // the same module's weights, or a blob already tried
+      if (seen) continue; // the same module's weights, or a blob already tried
       tried.push_back(wb);
       init_with_foreign_weights(be, *a, *wb, b->dir.c_str());
       ++pairs;
@@ -546,7 +599,7 @@ static rt::Result<rt::DelegateHandle*> init_sharing(rt::BackendInterface* be, Fi
 
 static void check_weight_sharing(rt::BackendInterface* be, Fixture& base) {
   Fixture first = base;
-  Fixture second = base;  // the same model without its weights blob
+  Fixture second = base; // the same model without its weights blob
   for (auto it = second.ndm.blobs.begin(); it != second.ndm.blobs.end();) {
     const std::string& k = it->first;
     const bool weights = k.size() > 13 && k.compare(k.size() - 13, 13, "_weights_blob") == 0;
@@ -568,7 +621,7 @@ static void check_weight_sharing(rt::BackendInterface* be, Fixture& base) {
     make_io(second, io, true);
     EXPECT(run(be, second, io) == rt::Error::Ok, "%s: shared-weights execute", base.dir.c_str());
     check_outputs(second, io, "shared weights");
-    be->destroy(first.handle);  // the second keeps what it shares alive
+    be->destroy(first.handle); // the second keeps what it shares alive
     first.handle = nullptr;
     EXPECT(run(be, second, io) == rt::Error::Ok, "%s: execute after the lender went",
            base.dir.c_str());
@@ -595,7 +648,8 @@ static bool load_all(rt::BackendInterface* be, int argc, char** argv, Fixtures& 
     }
     auto t0 = std::chrono::steady_clock::now();
     auto h = init_fixture(be, *fx, {});
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("init %s: %s (%.1f ms)\n", argv[i], h.ok() ? "ok" : "FAILED", ms);
     EXPECT(h.ok(), "init %s error 0x%x", argv[i], h.ok() ? 0u : unsigned(h.error()));
     if (!h.ok()) continue;
@@ -612,12 +666,18 @@ int main(int argc, char** argv) {
   std::printf("backends registered %zu, CudaBackend %p, available %d\n",
               rt::get_num_registered_backends(), static_cast<void*>(be),
               be ? int(be->is_available()) : -1);
-  if (be == nullptr) { std::printf("FAIL: CudaBackend not registered\n"); return 1; }
+  if (be == nullptr) {
+    std::printf("FAIL: CudaBackend not registered\n");
+    return 1;
+  }
   EXPECT(be->is_available(), "CudaBackend reports unavailable (continuing)");
   Fixtures fxs;
   if (!load_all(be, argc, argv, fxs)) return 1;
   check_every_fixture(be, fxs);
-  if (fxs.empty()) { std::printf("no fixture loaded\n"); return 1; }
+  if (fxs.empty()) {
+    std::printf("no fixture loaded\n");
+    return 1;
+  }
   check_caller_stream(be, *fxs[0]);
   check_host_inputs_reusable(be, *fxs[0]);
   check_threads(be, fxs);

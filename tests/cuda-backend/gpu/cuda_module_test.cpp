@@ -53,7 +53,7 @@ struct Fx {
   std::vector<rt::EValue> inputs;
   std::vector<std::vector<float>> ref;
   bool device_layout = false;
-  int delegates = 0;  // delegate instances its forward made
+  int delegates = 0; // delegate instances its forward made
 };
 
 // Max error of an output (the metric: gpu_test::output_error); *tol the
@@ -82,8 +82,8 @@ static bool check(Fx& fx, const char* what) {
     double tol = 0;
     const Tensor& t = (*out)[j].toTensor();
     const double e = compare(t, fx.ref[j], &tol);
-    std::printf("  %-22s %-16s output%zu on %s err %.3g (tol %.0e)\n", fx.name.c_str(), what,
-                j, rt::device_type_name(t.device_type()), e, tol);
+    std::printf("  %-22s %-16s output%zu on %s err %.3g (tol %.0e)\n", fx.name.c_str(), what, j,
+                rt::device_type_name(t.device_type()), e, tol);
     EXPECT(e <= tol, "%s %s output%zu err %g > %g", fx.name.c_str(), what, j, e, tol);
     ok = ok && e <= tol;
   }
@@ -114,8 +114,7 @@ static bool load(Fx& fx) {
     fx.inputs.emplace_back(Tensor(fx.in_impls.back().get()));
   }
   for (size_t j = 0; j < meta->num_outputs(); ++j) {
-    fx.ref.push_back(
-        gpu_test::read_reference(fx.dir + "/output" + std::to_string(j) + ".bin"));
+    fx.ref.push_back(gpu_test::read_reference(fx.dir + "/output" + std::to_string(j) + ".bin"));
   }
   const int before = live_delegates();
   const rt::Error e = fx.module->load_method("forward");
@@ -145,8 +144,7 @@ static void check_reloads(std::vector<std::unique_ptr<Fx>>& fxs) {
   for (int i = 0; i < 20; ++i) {
     for (auto& fx : fxs) {
       fx->module->unload_method("forward");
-      EXPECT(fx->module->load_method("forward") == rt::Error::Ok, "%s: reload",
-             fx->name.c_str());
+      EXPECT(fx->module->load_method("forward") == rt::Error::Ok, "%s: reload", fx->name.c_str());
     }
   }
   cudaDeviceSynchronize();

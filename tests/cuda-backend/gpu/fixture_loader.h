@@ -25,7 +25,11 @@ namespace gpu_test {
 namespace rt = executorch::runtime;
 using executorch::aten::ScalarType;
 
-inline uint64_t rd64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+inline uint64_t rd64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
 
 class MapNamedData final : public rt::NamedDataMap {
  public:
@@ -53,7 +57,11 @@ struct IoSpec {
     for (int32_t s : sizes) n *= size_t(s);
     return n;
   }
-  size_t numel() const { size_t n = 1; for (int32_t s : sizes) n *= size_t(s); return n; }
+  size_t numel() const {
+    size_t n = 1;
+    for (int32_t s : sizes) n *= size_t(s);
+    return n;
+  }
 };
 
 struct Fixture {

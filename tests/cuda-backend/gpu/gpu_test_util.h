@@ -24,14 +24,14 @@ inline int& failures() {
 }
 
 // Counts a failure and prints one line; the test goes on.
-#define EXPECT(cond, ...)                                  \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);     \
-      std::printf(__VA_ARGS__);                            \
-      std::printf("\n");                                   \
-      ++::gpu_test::failures();                            \
-    }                                                      \
+#define EXPECT(cond, ...)                              \
+  do {                                                 \
+    if (!(cond)) {                                     \
+      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      std::printf(__VA_ARGS__);                        \
+      std::printf("\n");                               \
+      ++::gpu_test::failures();                        \
+    }                                                  \
   } while (0)
 
 // Exits 77 (meson's "skipped") when no CUDA device is usable.
@@ -58,7 +58,7 @@ inline std::vector<uint8_t> read_file(const std::string& path) {
 inline uint16_t to_bf16(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
-  u += 0x7FFF + ((u >> 16) & 1);  // round to nearest even
+  u += 0x7FFF + ((u >> 16) & 1); // round to nearest even
   return static_cast<uint16_t>(u >> 16);
 }
 inline float from_bf16(uint16_t h) {

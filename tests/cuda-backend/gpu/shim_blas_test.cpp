@@ -12,8 +12,7 @@ namespace {
 
 // Element (i, j) of a row-major logical [rows, cols] matrix stored with
 // `strides` at `v` (storage order).
-double at(const std::vector<float>& v, const std::vector<int64_t>& strides, int64_t i,
-          int64_t j) {
+double at(const std::vector<float>& v, const std::vector<int64_t>& strides, int64_t i, int64_t j) {
   return v[static_cast<size_t>(i * strides[0] + j * strides[1])];
 }
 
@@ -54,8 +53,8 @@ void bmm_case(int64_t bs, int64_t m, int64_t k, int64_t n, int32_t dt) {
   auto b = stored(random_values(size_t(bs * k * n), 22), dt);
   DeviceTensor A(a, {bs, m, k}, contiguous({bs, m, k}), dt);
   DeviceTensor B(b, {bs, k, n}, contiguous({bs, k, n}), dt);
-  DeviceTensor C(std::vector<float>(size_t(bs * m * n), 0.f), {bs, m, n},
-                 contiguous({bs, m, n}), dt);
+  DeviceTensor C(std::vector<float>(size_t(bs * m * n), 0.f), {bs, m, n}, contiguous({bs, m, n}),
+                 dt);
   const AOTITorchError rc = aoti_torch_cuda_bmm_out(C.h, A.h, B.h);
   std::vector<double> want(size_t(bs * m * n), 0.0);
   for (int64_t t = 0; t < bs; ++t)
@@ -82,8 +81,7 @@ void addmm_case(std::vector<int64_t> bias_sizes, bool t_out, int32_t dt) {
   auto bias = stored(random_values(bias_n, 33), dt);
   DeviceTensor A(a, {m, k}, {k, 1}, dt), B(b, {k, n}, {n, 1}, dt);
   DeviceTensor Bias(bias, bias_sizes, contiguous(bias_sizes), dt);
-  DeviceTensor C(std::vector<float>(size_t(m * n), 7.f), {m, n}, matrix_strides(m, n, t_out),
-                 dt);
+  DeviceTensor C(std::vector<float>(size_t(m * n), 7.f), {m, n}, matrix_strides(m, n, t_out), dt);
   const AOTITorchError rc = aoti_torch_cuda_addmm_out(C.h, Bias.h, A.h, B.h, beta, alpha);
   std::vector<double> want(size_t(m * n), 0.0);
   for (int64_t i = 0; i < m; ++i) {
@@ -92,7 +90,10 @@ void addmm_case(std::vector<int64_t> bias_sizes, bool t_out, int32_t dt) {
       for (int64_t p = 0; p < k; ++p) acc += double(a[size_t(i * k + p)]) * b[size_t(p * n + j)];
       // Right-aligned broadcast of the bias.
       int64_t bi = 0, bj = 0, rows = 1, cols = 1;
-      if (bias_sizes.size() == 2) { rows = bias_sizes[0]; cols = bias_sizes[1]; }
+      if (bias_sizes.size() == 2) {
+        rows = bias_sizes[0];
+        cols = bias_sizes[1];
+      }
       if (bias_sizes.size() == 1) cols = bias_sizes[0];
       bi = rows == 1 ? 0 : i;
       bj = cols == 1 ? 0 : j;
@@ -101,9 +102,11 @@ void addmm_case(std::vector<int64_t> bias_sizes, bool t_out, int32_t dt) {
   }
   const double err = max_rel_err(read_back(C.h, dt), want);
   std::printf("addmm bias ndim=%zu [%s] out %s dtype=%d: rc %d err %.3g\n", bias_sizes.size(),
-              bias_sizes.empty() ? "scalar"
+              bias_sizes.empty()       ? "scalar"
               : bias_sizes.size() == 1 ? "n"
-              : bias_sizes[0] == 1 ? "1,n" : bias_sizes[1] == 1 ? "m,1" : "m,n",
+              : bias_sizes[0] == 1     ? "1,n"
+              : bias_sizes[1] == 1     ? "m,1"
+                                       : "m,n",
               t_out ? "transposed" : "row-major", dt, rc, err);
   if (t_out) {
     EXPECT(rc != 0, "a column-major output must be rejected (unsupported)");
@@ -135,7 +138,7 @@ int main() {
     DeviceTensor Bias(random_values(5, 3), {5}, {1}, kF32);
     DeviceTensor C(std::vector<float>(33 * 17, 0.f), {33, 17}, {17, 1}, kF32);
     EXPECT(aoti_torch_cuda_addmm_out(C.h, Bias.h, A.h, B.h, 1.0, 1.0) != 0,
-                "a [5] bias into [33,17] must be rejected");
+           "a [5] bias into [33,17] must be rejected");
   }
   cudaError_t e = cudaDeviceSynchronize();
   EXPECT(e == cudaSuccess, "device error %s", cudaGetErrorString(e));

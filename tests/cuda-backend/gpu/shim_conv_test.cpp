@@ -96,11 +96,11 @@ std::vector<double> reference(const Spec& sp, const std::vector<double>& x,
   const int64_t cig = sp.ci / sp.groups, cog = sp.co / sp.groups;
   for (int64_t n = 0; n < sp.n; ++n) {
     for (int64_t g = 0; g < sp.groups; ++g) {
-      for (int64_t a = 0; a < cig; ++a) {    // input channel within the group
-        for (int64_t b = 0; b < cog; ++b) {  // output channel within the group
+      for (int64_t a = 0; a < cig; ++a) {   // input channel within the group
+        for (int64_t b = 0; b < cog; ++b) { // output channel within the group
           const int64_t ic = g * cig + a, oc = g * cog + b;
           const double* wk = sp.transposed ? &w[static_cast<size_t>((ic * cog + b) * ksp)]
-                                            : &w[static_cast<size_t>((oc * cig + a) * ksp)];
+                                           : &w[static_cast<size_t>((oc * cig + a) * ksp)];
           const double* xi = &x[static_cast<size_t>((n * sp.ci + ic) * isp)];
           double* yo = &y[static_cast<size_t>((n * sp.co + oc) * osp)];
           for (int64_t k0 = 0; k0 < sp.k[0]; ++k0)
@@ -155,8 +155,8 @@ enum class Lay { kContig, kChannelsLast, kStrided, kPermuted };
 struct Case {
   std::string name;
   int64_t n = 1, ci = 1, co = 1;
-  Vec in, k;  // spatial sizes
-  Vec stride, pad, dil, opad;  // as passed (length 1 or one per spatial dim)
+  Vec in, k;                  // spatial sizes
+  Vec stride, pad, dil, opad; // as passed (length 1 or one per spatial dim)
   int64_t groups = 1;
   bool transposed = false;
   bool bias = false;
@@ -164,13 +164,12 @@ struct Case {
   int32_t dtype = kF32;
   Lay in_lay = Lay::kContig;
   Lay w_lay = Lay::kContig;
-  bool expect_cl = false;  // channels-last output expected
-  bool on_stream = false;  // through a stream guard on a gated non-default stream
+  bool expect_cl = false; // channels-last output expected
+  bool on_stream = false; // through a stream guard on a gated non-default stream
 };
 
-Case mk(std::string name, int64_t n, int64_t ci, int64_t co, Vec in, Vec k, Vec stride,
-        Vec pad, Vec dil, Vec opad, int64_t groups = 1, bool transposed = false,
-        bool bias = false) {
+Case mk(std::string name, int64_t n, int64_t ci, int64_t co, Vec in, Vec k, Vec stride, Vec pad,
+        Vec dil, Vec opad, int64_t groups = 1, bool transposed = false, bool bias = false) {
   Case c;
   c.name = std::move(name);
   c.n = n;
@@ -191,8 +190,10 @@ Case mk(std::string name, int64_t n, int64_t ci, int64_t co, Vec in, Vec k, Vec 
 Vec strides_for(const Vec& sizes, Lay l, Vec* storage_sizes) {
   *storage_sizes = sizes;
   switch (l) {
-    case Lay::kContig: return contiguous(sizes);
-    case Lay::kChannelsLast: return channels_last(sizes);
+    case Lay::kContig:
+      return contiguous(sizes);
+    case Lay::kChannelsLast:
+      return channels_last(sizes);
     case Lay::kStrided: {
       // A slice [..., :W] of a buffer 3 wider in the last dim.
       Vec big = sizes;
@@ -249,10 +250,9 @@ void run_case(const Case& c) {
     sp.p[j] = pick(c.pad, i, 0);
     sp.d[j] = pick(c.dil, i, 1);
     sp.op[j] = pick(c.opad, i, 0);
-    sp.out[j] = c.transposed
-                    ? (sp.in[j] - 1) * sp.s[j] - 2 * sp.p[j] + sp.d[j] * (sp.k[j] - 1) +
-                          sp.op[j] + 1
-                    : (sp.in[j] + 2 * sp.p[j] - sp.d[j] * (sp.k[j] - 1) - 1) / sp.s[j] + 1;
+    sp.out[j] = c.transposed ? (sp.in[j] - 1) * sp.s[j] - 2 * sp.p[j] + sp.d[j] * (sp.k[j] - 1) +
+                                   sp.op[j] + 1
+                             : (sp.in[j] + 2 * sp.p[j] - sp.d[j] * (sp.k[j] - 1) - 1) / sp.s[j] + 1;
   }
   Vec xs = {c.n, c.ci}, ws, ys = {c.n, c.co};
   ws = c.transposed ? Vec{c.ci, c.co / c.groups} : Vec{c.co, c.ci / c.groups};
@@ -285,12 +285,11 @@ void run_case(const Case& c) {
     // loads its module (CUDA lazy loading), which waits for the whole
     // context and so would wait for the held stream below.
     AtenTensorHandle warm = nullptr;
-    aoti_torch_cuda_convolution(dx.h, dw.h, c.bias ? &bh : nullptr, c.stride.data(),
-                                static_cast<int64_t>(c.stride.size()), c.pad.data(),
-                                static_cast<int64_t>(c.pad.size()), c.dil.data(),
-                                static_cast<int64_t>(c.dil.size()), c.transposed ? 1 : 0,
-                                c.opad.data(), static_cast<int64_t>(c.opad.size()), c.groups,
-                                &warm);
+    aoti_torch_cuda_convolution(
+        dx.h, dw.h, c.bias ? &bh : nullptr, c.stride.data(), static_cast<int64_t>(c.stride.size()),
+        c.pad.data(), static_cast<int64_t>(c.pad.size()), c.dil.data(),
+        static_cast<int64_t>(c.dil.size()), c.transposed ? 1 : 0, c.opad.data(),
+        static_cast<int64_t>(c.opad.size()), c.groups, &warm);
     cudaDeviceSynchronize();
     if (warm != nullptr) aoti_torch_delete_tensor_object(warm);
     cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
@@ -385,11 +384,11 @@ void run_case(const Case& c) {
 void expect_error(const char* name, AtenTensorHandle x, AtenTensorHandle w, const Vec& stride,
                   const Vec& pad, const Vec& dil, int64_t groups, bool null_ret = false,
                   AtenTensorHandle* bias = nullptr) {
-  AtenTensorHandle out = w;  // a stale non-null value: must come back null
+  AtenTensorHandle out = w; // a stale non-null value: must come back null
   const AOTITorchError err = aoti_torch_cuda_convolution(
       x, w, bias, stride.data(), static_cast<int64_t>(stride.size()), pad.data(),
-      static_cast<int64_t>(pad.size()), dil.data(), static_cast<int64_t>(dil.size()), 0,
-      nullptr, 0, groups, null_ret ? nullptr : &out);
+      static_cast<int64_t>(pad.size()), dil.data(), static_cast<int64_t>(dil.size()), 0, nullptr, 0,
+      groups, null_ret ? nullptr : &out);
   const bool ok = err != 0 && (null_ret || out == nullptr);
   if (ok) {
     std::printf("ok %s (rejected)\n", name);
@@ -433,88 +432,87 @@ int main() {
   std::vector<Case> cases;
   auto add = [&](Case c) { cases.push_back(std::move(c)); };
   // name, n, ci, co, in, k, stride, pad, dil, opad
-  add(mk("conv2d_bias_stride2", 2, 3, 8, {9, 11}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {0, 0}, 1,
-       false, true));
+  add(mk("conv2d_bias_stride2", 2, 3, 8, {9, 11}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {0, 0}, 1, false,
+         true));
   add(mk("conv2d_no_bias", 2, 4, 6, {8, 8}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}));
   add(mk("conv2d_groups2", 2, 8, 6, {7, 9}, {3, 3}, {1}, {1}, {1}, {0}, 2, false, true));
-  add(mk("conv2d_depthwise", 2, 8, 8, {10, 10}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}, 8,
-       false, true));
-  add(mk("conv2d_depthwise_multiplier2", 1, 4, 8, {9, 7}, {5, 3}, {2, 1}, {2, 1}, {1, 1},
-       {0, 0}, 4));
-  add(mk("conv2d_dilation2", 1, 4, 5, {12, 12}, {3, 3}, {1, 1}, {2, 2}, {2, 2}, {0, 0}, 1,
-       false, true));
+  add(mk("conv2d_depthwise", 2, 8, 8, {10, 10}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}, 8, false,
+         true));
+  add(mk("conv2d_depthwise_multiplier2", 1, 4, 8, {9, 7}, {5, 3}, {2, 1}, {2, 1}, {1, 1}, {0, 0},
+         4));
+  add(mk("conv2d_dilation2", 1, 4, 5, {12, 12}, {3, 3}, {1, 1}, {2, 2}, {2, 2}, {0, 0}, 1, false,
+         true));
   add(mk("conv2d_asymmetric", 1, 3, 4, {10, 13}, {2, 5}, {1, 2}, {0, 2}, {2, 1}, {0, 0}));
   add(mk("conv1d", 2, 4, 6, {17}, {5}, {2}, {2}, {1}, {0}, 1, false, true));
   add(mk("conv1d_groups_dilation", 2, 6, 9, {20}, {3}, {1}, {0}, {3}, {0}, 3));
   add(mk("conv3d", 2, 3, 4, {6, 7, 5}, {3, 3, 3}, {1}, {1}, {1}, {0}, 1, false, true));
-  add(mk("conv3d_stride_groups", 1, 4, 6, {7, 8, 6}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1},
-       {1, 2, 1}, {0, 0, 0}, 2));
-  add(mk("conv_transpose2d_stride2_outpad1_bias", 2, 4, 6, {5, 6}, {3, 3}, {2, 2}, {1, 1},
-       {1, 1}, {1, 1}, 1, true, true));
-  add(mk("conv_transpose2d_groups2_dilation", 1, 6, 4, {5, 4}, {3, 2}, {1, 2}, {1, 0},
-       {2, 1}, {0, 1}, 2, true, true));
+  add(mk("conv3d_stride_groups", 1, 4, 6, {7, 8, 6}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1}, {1, 2, 1},
+         {0, 0, 0}, 2));
+  add(mk("conv_transpose2d_stride2_outpad1_bias", 2, 4, 6, {5, 6}, {3, 3}, {2, 2}, {1, 1}, {1, 1},
+         {1, 1}, 1, true, true));
+  add(mk("conv_transpose2d_groups2_dilation", 1, 6, 4, {5, 4}, {3, 2}, {1, 2}, {1, 0}, {2, 1},
+         {0, 1}, 2, true, true));
   add(mk("conv_transpose1d", 2, 3, 5, {9}, {4}, {3}, {1}, {1}, {2}, 1, true, true));
-  add(mk("conv_transpose3d", 1, 4, 2, {3, 4, 3}, {2, 3, 2}, {2}, {0}, {1}, {1}, 1, true,
-       true));
+  add(mk("conv_transpose3d", 1, 4, 2, {3, 4, 3}, {2, 3, 2}, {2}, {0}, {1}, {1}, 1, true, true));
   {
     Case c = mk("conv2d_channels_last_input", 2, 8, 16, {9, 9}, {3, 3}, {1, 1}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+                {0, 0}, 1, false, true);
     c.in_lay = Lay::kChannelsLast;
     c.expect_cl = true;
     add(c);
   }
   {
     Case c = mk("conv2d_channels_last_weight", 2, 8, 16, {9, 9}, {3, 3}, {2, 2}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+                {0, 0}, 1, false, true);
     c.w_lay = Lay::kChannelsLast;
     c.expect_cl = true;
     add(c);
   }
   {
     Case c = mk("conv2d_channels_last_both_depthwise", 1, 16, 16, {8, 8}, {3, 3}, {1, 1}, {1, 1},
-           {1, 1}, {0, 0}, 16, false, true);
+                {1, 1}, {0, 0}, 16, false, true);
     c.in_lay = Lay::kChannelsLast;
     c.w_lay = Lay::kChannelsLast;
     c.expect_cl = true;
     add(c);
   }
   {
-    Case c = mk("conv3d_channels_last", 1, 4, 8, {5, 6, 7}, {3, 3, 3}, {1}, {1}, {1}, {0}, 1,
-           false, true);
+    Case c = mk("conv3d_channels_last", 1, 4, 8, {5, 6, 7}, {3, 3, 3}, {1}, {1}, {1}, {0}, 1, false,
+                true);
     c.in_lay = Lay::kChannelsLast;
     c.w_lay = Lay::kChannelsLast;
     c.expect_cl = true;
     add(c);
   }
   {
-    Case c = mk("conv_transpose2d_channels_last", 2, 8, 4, {5, 5}, {3, 3}, {2, 2}, {1, 1},
-           {1, 1}, {1, 1}, 1, true, true);
+    Case c = mk("conv_transpose2d_channels_last", 2, 8, 4, {5, 5}, {3, 3}, {2, 2}, {1, 1}, {1, 1},
+                {1, 1}, 1, true, true);
     c.in_lay = Lay::kChannelsLast;
     c.expect_cl = true;
     add(c);
   }
   {
     Case c = mk("conv2d_noncontiguous_weight", 2, 6, 5, {8, 8}, {3, 3}, {1, 1}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+                {0, 0}, 1, false, true);
     c.w_lay = Lay::kPermuted;
     add(c);
   }
   {
     Case c = mk("conv2d_strided_input_strided_bias", 2, 4, 6, {8, 10}, {3, 3}, {1, 1}, {1, 1},
-           {1, 1}, {0, 0}, 2, false, true);
+                {1, 1}, {0, 0}, 2, false, true);
     c.in_lay = Lay::kStrided;
     c.bias_stride = 3;
     add(c);
   }
   {
-    Case c = mk("conv2d_bf16", 2, 8, 16, {10, 10}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}, 1,
-           false, true);
+    Case c = mk("conv2d_bf16", 2, 8, 16, {10, 10}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}, 1, false,
+                true);
     c.dtype = kBF16;
     add(c);
   }
   {
     Case c = mk("conv2d_bf16_channels_last", 2, 16, 32, {8, 8}, {3, 3}, {2, 2}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+                {0, 0}, 1, false, true);
     c.dtype = kBF16;
     c.in_lay = Lay::kChannelsLast;
     c.w_lay = Lay::kChannelsLast;
@@ -522,20 +520,20 @@ int main() {
     add(c);
   }
   {
-    Case c = mk("conv_transpose2d_bf16", 1, 8, 8, {6, 6}, {4, 4}, {2, 2}, {1, 1}, {1, 1}, {0, 0},
-           1, true, true);
+    Case c = mk("conv_transpose2d_bf16", 1, 8, 8, {6, 6}, {4, 4}, {2, 2}, {1, 1}, {1, 1}, {0, 0}, 1,
+                true, true);
     c.dtype = kBF16;
     add(c);
   }
   {
-    Case c = mk("conv2d_stream_guard", 2, 4, 8, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+    Case c = mk("conv2d_stream_guard", 2, 4, 8, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0, 0}, 1,
+                false, true);
     c.on_stream = true;
     add(c);
   }
   {
     Case c = mk("conv2d_bf16_stream_guard_channels_last", 2, 8, 8, {6, 6}, {3, 3}, {1, 1}, {1, 1},
-           {1, 1}, {0, 0}, 1, false, true);
+                {1, 1}, {0, 0}, 1, false, true);
     c.on_stream = true;
     c.dtype = kBF16;
     c.in_lay = Lay::kChannelsLast;
@@ -545,7 +543,7 @@ int main() {
   {
     // Repeats a shape: the per-thread algorithm cache's hit path.
     Case c = mk("conv2d_bias_stride2_again", 2, 3, 8, {9, 11}, {3, 3}, {2, 2}, {1, 1}, {1, 1},
-           {0, 0}, 1, false, true);
+                {0, 0}, 1, false, true);
     add(c);
   }
   for (const Case& c : cases) run_case(c);
@@ -557,9 +555,9 @@ int main() {
     DeviceTensor w(v, {2, 4, 3, 3}, contiguous({2, 4, 3, 3}), kF32);
     const Vec one = {1}, zero = {0};
     AtenTensorHandle out = nullptr;
-    const AOTITorchError err = aoti_torch_cuda_convolution(
-        x.h, w.h, nullptr, one.data(), 1, zero.data(), 1, one.data(), 1, 0, zero.data(), 1, 1,
-        &out);
+    const AOTITorchError err =
+        aoti_torch_cuda_convolution(x.h, w.h, nullptr, one.data(), 1, zero.data(), 1, one.data(), 1,
+                                    0, zero.data(), 1, 1, &out);
     int64_t nd = 0, *sz = nullptr;
     if (err == 0 && out != nullptr) {
       aoti_torch_get_dim(out, &nd);

@@ -18,7 +18,7 @@ namespace {
 constexpr int32_t kBool = 11;
 constexpr int32_t kI64 = 4;
 enum class Op { kFlash, kEfficient, kCudnn };
-enum class Layout { kContiguous, kBLHE };  // [B,H,L,E] or a transposed [B,L,H,E]
+enum class Layout { kContiguous, kBLHE }; // [B,H,L,E] or a transposed [B,L,H,E]
 enum class MaskKind { kNone, kAdd2dExpanded, kBiasB11K, kBool, kAdd2d };
 
 const char* op_name(Op op) {
@@ -37,9 +37,9 @@ struct Case {
   MaskKind mask = MaskKind::kNone;
   int32_t mask_dtype = kF32;
   bool check_lse = false;
-  bool fully_masked_row = false;  // the bool mask drops every key of row 1
-  void* stream = nullptr;         // made current with a stream guard
-  std::vector<int64_t> rows;      // (b*H + h)*Lq + i rows to check; empty = all
+  bool fully_masked_row = false; // the bool mask drops every key of row 1
+  void* stream = nullptr;        // made current with a stream guard
+  std::vector<int64_t> rows;     // (b*H + h)*Lq + i rows to check; empty = all
 };
 
 // Strides of a [B,heads,L,D] tensor in `layout`.
@@ -176,13 +176,13 @@ bool run_case(const Case& c) {
   DeviceTensor* dmask = nullptr;
   void* bool_data = nullptr;
   AtenTensorHandle mask_h = nullptr;
-  std::function<double(int64_t, int64_t, int64_t, int64_t)> bias =
-      [](int64_t, int64_t, int64_t, int64_t) { return 0.0; };
-  std::function<bool(int64_t, int64_t, int64_t, int64_t)> keep =
-      [](int64_t, int64_t, int64_t, int64_t) { return true; };
+  std::function<double(int64_t, int64_t, int64_t, int64_t)> bias = [](int64_t, int64_t, int64_t,
+                                                                      int64_t) { return 0.0; };
+  std::function<bool(int64_t, int64_t, int64_t, int64_t)> keep = [](int64_t, int64_t, int64_t,
+                                                                    int64_t) { return true; };
   if (c.mask == MaskKind::kAdd2dExpanded || c.mask == MaskKind::kAdd2d) {
     add = rounded(random_values(c.Lq * c.Lk, seed + 3, -2.f, 2.f), c.mask_dtype);
-    add[static_cast<size_t>(c.Lk - 1)] = -INFINITY;  // one masked-out key in row 0
+    add[static_cast<size_t>(c.Lk - 1)] = -INFINITY; // one masked-out key in row 0
     if (c.mask == MaskKind::kAdd2d) {
       dmask = new DeviceTensor(add, {c.Lq, c.Lk}, {c.Lk, 1}, c.mask_dtype);
     } else {
@@ -201,9 +201,10 @@ bool run_case(const Case& c) {
     keepv.resize(static_cast<size_t>(c.B * c.Lq * c.Lk));
     for (auto& x : keepv) x = (g() % 3) != 0;
     for (int64_t b = 0; b < c.B; ++b) {
-      keepv[static_cast<size_t>(b * c.Lq * c.Lk)] = 1;  // row 0 keeps key 0
+      keepv[static_cast<size_t>(b * c.Lq * c.Lk)] = 1; // row 0 keeps key 0
       if (c.fully_masked_row && c.Lq > 1) {
-        for (int64_t j = 0; j < c.Lk; ++j) keepv[static_cast<size_t>((b * c.Lq + 1) * c.Lk + j)] = 0;
+        for (int64_t j = 0; j < c.Lk; ++j)
+          keepv[static_cast<size_t>((b * c.Lq + 1) * c.Lk + j)] = 0;
       }
     }
     cudaMalloc(&bool_data, keepv.size());
@@ -227,19 +228,18 @@ bool run_case(const Case& c) {
   AtenTensorHandle* maskp = mask_h ? &mask_h : nullptr;
   switch (c.op) {
     case Op::kFlash:
-      err = aoti_torch_cuda__scaled_dot_product_flash_attention(
-          dq.h, dk.h, dv.h, 0.0, c.causal, 0, scale, &out, &lse, &r2, &r3, &maxq, &maxk, &r6,
-          &r7, &r8);
+      err = aoti_torch_cuda__scaled_dot_product_flash_attention(dq.h, dk.h, dv.h, 0.0, c.causal, 0,
+                                                                scale, &out, &lse, &r2, &r3, &maxq,
+                                                                &maxk, &r6, &r7, &r8);
       break;
     case Op::kEfficient:
       err = aoti_torch_cuda__scaled_dot_product_efficient_attention(
-          dq.h, dk.h, dv.h, maskp, c.check_lse ? 1 : 0, 0.0, c.causal, scale, &out, &lse, &r6,
-          &r7);
+          dq.h, dk.h, dv.h, maskp, c.check_lse ? 1 : 0, 0.0, c.causal, scale, &out, &lse, &r6, &r7);
       break;
     case Op::kCudnn:
-      err = aoti_torch_cuda__scaled_dot_product_cudnn_attention(
-          dq.h, dk.h, dv.h, maskp, 1, 0.0, c.causal, 0, scale, &out, &lse, &r2, &r3, &maxq,
-          &maxk, &r6, &r7, &r8);
+      err = aoti_torch_cuda__scaled_dot_product_cudnn_attention(dq.h, dk.h, dv.h, maskp, 1, 0.0,
+                                                                c.causal, 0, scale, &out, &lse, &r2,
+                                                                &r3, &maxq, &maxk, &r6, &r7, &r8);
       break;
   }
   if (guard != nullptr) aoti_torch_delete_cuda_stream_guard(guard);
@@ -256,9 +256,9 @@ bool run_case(const Case& c) {
       want_st = contiguous(osz);
     }
     EXPECT(sizes_of(out) == osz, "%s: output sizes %s", c.name.c_str(),
-                ints(sizes_of(out)).c_str());
+           ints(sizes_of(out)).c_str());
     EXPECT(strides_of(out) == want_st, "%s: output strides %s, want %s", c.name.c_str(),
-                ints(strides_of(out)).c_str(), ints(want_st).c_str());
+           ints(strides_of(out)).c_str(), ints(want_st).c_str());
     EXPECT(dtype_of(out) == c.dtype, "%s: output dtype %d", c.name.c_str(), dtype_of(out));
 
     const std::vector<float> got = read_back(out, c.dtype);
@@ -284,11 +284,11 @@ bool run_case(const Case& c) {
         want_sel.push_back(o[e]);
       }
       if (c.check_lse) {
-        const float gl = lse_got.empty() ? NAN
-                                         : lse_got[static_cast<size_t>((b * c.H + h) * lse_row + i)];
+        const float gl =
+            lse_got.empty() ? NAN : lse_got[static_cast<size_t>((b * c.H + h) * lse_row + i)];
         if (std::isinf(l)) {
           EXPECT(std::isinf(gl) && gl < 0, "%s: lse of a fully masked row is %g, want -inf",
-                      c.name.c_str(), gl);
+                 c.name.c_str(), gl);
         } else {
           lse_sel.push_back(gl);
           lse_want.push_back(l);
@@ -296,42 +296,40 @@ bool run_case(const Case& c) {
       }
     }
     err_out = max_rel_err(got_sel, want_sel);
-    EXPECT(err_out <= tol, "%s: output max_rel_err %.3g > %.3g", c.name.c_str(), err_out,
-                tol);
+    EXPECT(err_out <= tol, "%s: output max_rel_err %.3g > %.3g", c.name.c_str(), err_out, tol);
     if (c.check_lse) {
       err_lse = max_rel_err(lse_sel, lse_want);
-      EXPECT(err_lse <= tol, "%s: logsumexp max_rel_err %.3g > %.3g", c.name.c_str(),
-                  err_lse, tol);
+      EXPECT(err_lse <= tol, "%s: logsumexp max_rel_err %.3g > %.3g", c.name.c_str(), err_lse, tol);
     }
     // Result shapes besides the output.
     EXPECT(lse != nullptr && dtype_of(lse) == kF32, "%s: logsumexp missing or not float32",
-                c.name.c_str());
+           c.name.c_str());
     if (lse != nullptr) {
       std::vector<int64_t> want_lse{c.B, c.H, c.Lq};
       if (c.op == Op::kCudnn) want_lse.push_back(1);
       if (c.op == Op::kEfficient) want_lse[2] = c.check_lse ? lse_row : 0;
       EXPECT(sizes_of(lse) == want_lse, "%s: logsumexp sizes %s", c.name.c_str(),
-                  ints(sizes_of(lse)).c_str());
+             ints(sizes_of(lse)).c_str());
       if (c.op == Op::kEfficient && c.check_lse) {
         for (int64_t bh = 0; bh < c.B * c.H; ++bh) {
           for (int64_t i = c.Lq; i < lse_row; ++i) {
             EXPECT(lse_got[static_cast<size_t>(bh * lse_row + i)] == 0.f,
-                        "%s: logsumexp padding not zero", c.name.c_str());
+                   "%s: logsumexp padding not zero", c.name.c_str());
           }
         }
       }
     }
     for (AtenTensorHandle e : {r6, r7}) {
       EXPECT(e != nullptr && numel_of(e) == 0 && dtype_of(e) == kI64,
-                  "%s: philox seed/offset not an empty int64 tensor", c.name.c_str());
+             "%s: philox seed/offset not an empty int64 tensor", c.name.c_str());
     }
     if (c.op != Op::kEfficient) {
       EXPECT(r2 && r3 && numel_of(r2) == 0 && numel_of(r3) == 0 && dtype_of(r2) == kI64,
-                  "%s: cum_seq not empty int64 tensors", c.name.c_str());
+             "%s: cum_seq not empty int64 tensors", c.name.c_str());
       EXPECT(r8 && numel_of(r8) == 0 && dtype_of(r8) == c.dtype,
-                  "%s: debug mask not an empty tensor", c.name.c_str());
+             "%s: debug mask not an empty tensor", c.name.c_str());
       EXPECT(maxq == c.Lq && maxk == c.Lk, "%s: max_seqlen %lld %lld", c.name.c_str(),
-                  (long long)maxq, (long long)maxk);
+             (long long)maxq, (long long)maxk);
     }
   }
   for (AtenTensorHandle h : {out, lse, r2, r3, r6, r7, r8}) {
@@ -359,8 +357,8 @@ void error_cases() {
   {
     AtenTensorHandle out = nullptr, lse = nullptr;
     const AOTITorchError e = aoti_torch_cuda__scaled_dot_product_flash_attention(
-        q.h, k.h, v.h, 0.1, 0, 0, nullptr, &out, &lse, nullptr, nullptr, nullptr, nullptr,
-        nullptr, nullptr, nullptr);
+        q.h, k.h, v.h, 0.1, 0, 0, nullptr, &out, &lse, nullptr, nullptr, nullptr, nullptr, nullptr,
+        nullptr, nullptr);
     const bool ok = e != 0 && out == nullptr && lse == nullptr;
     EXPECT(ok, "dropout_p=0.1: returned %d, out=%p", e, out);
     std::printf("%s %-44s\n", ok ? "ok  " : "FAIL", "error: dropout_p 0.1 rejected");
@@ -394,28 +392,54 @@ int main() {
   {
     Case c;
     c.name = "f32 no mask, default scale";
-    c.B = 2; c.H = 3; c.Hk = 3; c.Lq = 17; c.Lk = 23; c.E = 32; c.Ev = 32;
+    c.B = 2;
+    c.H = 3;
+    c.Hk = 3;
+    c.Lq = 17;
+    c.Lk = 23;
+    c.E = 32;
+    c.Ev = 32;
     c.check_lse = true;
     add(c);
   }
   {
     Case c;
     c.name = "f32 explicit scale 0.3, Ev != E";
-    c.B = 1; c.H = 2; c.Hk = 2; c.Lq = 9; c.Lk = 40; c.E = 24; c.Ev = 8;
-    c.has_scale = true; c.scale = 0.3;
+    c.B = 1;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 9;
+    c.Lk = 40;
+    c.E = 24;
+    c.Ev = 8;
+    c.has_scale = true;
+    c.scale = 0.3;
     add(c);
   }
   {
     Case c;
     c.name = "f32 causal Lq == Lk";
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 33; c.Lk = 33; c.E = 16; c.Ev = 16;
-    c.causal = true; c.check_lse = true;
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 33;
+    c.Lk = 33;
+    c.E = 16;
+    c.Ev = 16;
+    c.causal = true;
+    c.check_lse = true;
     add(c);
   }
   {
     Case c;
     c.name = "f32 causal Lq < Lk (top-left)";
-    c.B = 1; c.H = 2; c.Hk = 2; c.Lq = 5; c.Lk = 300; c.E = 16; c.Ev = 16;
+    c.B = 1;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 5;
+    c.Lk = 300;
+    c.E = 16;
+    c.Ev = 16;
     c.causal = true;
     add(c);
   }
@@ -423,15 +447,28 @@ int main() {
     Case c;
     c.name = "f32 additive [Lq,Lk] mask, stride-0 B,H";
     c.op = op;
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 12; c.Lk = 20; c.E = 16; c.Ev = 16;
-    c.mask = MaskKind::kAdd2dExpanded; c.check_lse = true;
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 12;
+    c.Lk = 20;
+    c.E = 16;
+    c.Ev = 16;
+    c.mask = MaskKind::kAdd2dExpanded;
+    c.check_lse = true;
     add(c);
   }
   {
     Case c;
     c.name = "f32 additive 2-D mask tensor";
     c.op = Op::kEfficient;
-    c.B = 1; c.H = 2; c.Hk = 2; c.Lq = 7; c.Lk = 19; c.E = 8; c.Ev = 8;
+    c.B = 1;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 7;
+    c.Lk = 19;
+    c.E = 8;
+    c.Ev = 8;
     c.mask = MaskKind::kAdd2d;
     add(c);
   }
@@ -439,22 +476,44 @@ int main() {
     Case c;
     c.name = "f32 [B,1,1,Lk] bias + causal";
     c.op = Op::kEfficient;
-    c.B = 3; c.H = 2; c.Hk = 2; c.Lq = 10; c.Lk = 10; c.E = 16; c.Ev = 16;
-    c.mask = MaskKind::kBiasB11K; c.causal = true; c.check_lse = true;
+    c.B = 3;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 10;
+    c.Lk = 10;
+    c.E = 16;
+    c.Ev = 16;
+    c.mask = MaskKind::kBiasB11K;
+    c.causal = true;
+    c.check_lse = true;
     add(c);
   }
   {
     Case c;
     c.name = "f32 bool mask, a fully masked row";
     c.op = Op::kEfficient;
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 6; c.Lk = 37; c.E = 16; c.Ev = 16;
-    c.mask = MaskKind::kBool; c.fully_masked_row = true; c.check_lse = true;
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 6;
+    c.Lk = 37;
+    c.E = 16;
+    c.Ev = 16;
+    c.mask = MaskKind::kBool;
+    c.fully_masked_row = true;
+    c.check_lse = true;
     add(c);
   }
   {
     Case c;
     c.name = "f32 GQA H=4 Hk=2";
-    c.B = 2; c.H = 4; c.Hk = 2; c.Lq = 11; c.Lk = 29; c.E = 16; c.Ev = 16;
+    c.B = 2;
+    c.H = 4;
+    c.Hk = 2;
+    c.Lq = 11;
+    c.Lk = 29;
+    c.E = 16;
+    c.Ev = 16;
     c.check_lse = true;
     add(c);
   }
@@ -462,7 +521,13 @@ int main() {
     Case c;
     c.name = "f32 GQA H=4 Hk=2 causal, cudnn";
     c.op = Op::kCudnn;
-    c.B = 1; c.H = 4; c.Hk = 2; c.Lq = 16; c.Lk = 16; c.E = 32; c.Ev = 32;
+    c.B = 1;
+    c.H = 4;
+    c.Hk = 2;
+    c.Lq = 16;
+    c.Lk = 16;
+    c.E = 32;
+    c.Ev = 32;
     c.causal = true;
     add(c);
   }
@@ -470,14 +535,26 @@ int main() {
     Case c;
     c.name = "f32 q/k/v transposed views of [B,L,H,E]";
     c.op = op;
-    c.B = 2; c.H = 3; c.Hk = 3; c.Lq = 13; c.Lk = 21; c.E = 16; c.Ev = 16;
+    c.B = 2;
+    c.H = 3;
+    c.Hk = 3;
+    c.Lq = 13;
+    c.Lk = 21;
+    c.E = 16;
+    c.Ev = 16;
     c.layout = Layout::kBLHE;
     add(c);
   }
   {
     Case c;
     c.name = "f32 [B,L,H,E] views, Ev != E, GQA";
-    c.B = 1; c.H = 4; c.Hk = 1; c.Lq = 6; c.Lk = 14; c.E = 16; c.Ev = 24;
+    c.B = 1;
+    c.H = 4;
+    c.Hk = 1;
+    c.Lq = 6;
+    c.Lk = 14;
+    c.E = 16;
+    c.Ev = 24;
     c.layout = Layout::kBLHE;
     add(c);
   }
@@ -485,14 +562,26 @@ int main() {
     Case c;
     c.name = "f32 efficient contiguous q (output [B,L,H,Ev])";
     c.op = Op::kEfficient;
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 40; c.Lk = 12; c.E = 8; c.Ev = 8;
-    c.check_lse = true;  // Lq=40: padded to 64, tail zero
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 40;
+    c.Lk = 12;
+    c.E = 8;
+    c.Ev = 8;
+    c.check_lse = true; // Lq=40: padded to 64, tail zero
     add(c);
   }
   {
     Case c;
     c.name = "f32 decode Lq=1";
-    c.B = 2; c.H = 8; c.Hk = 2; c.Lq = 1; c.Lk = 77; c.E = 64; c.Ev = 64;
+    c.B = 2;
+    c.H = 8;
+    c.Hk = 2;
+    c.Lq = 1;
+    c.Lk = 77;
+    c.E = 64;
+    c.Ev = 64;
     c.check_lse = true;
     add(c);
   }
@@ -500,7 +589,13 @@ int main() {
     Case c;
     c.name = "bf16 no mask";
     c.dtype = kBF16;
-    c.B = 2; c.H = 4; c.Hk = 4; c.Lq = 32; c.Lk = 48; c.E = 64; c.Ev = 64;
+    c.B = 2;
+    c.H = 4;
+    c.Hk = 4;
+    c.Lq = 32;
+    c.Lk = 48;
+    c.E = 64;
+    c.Ev = 64;
     c.check_lse = true;
     add(c);
   }
@@ -508,9 +603,17 @@ int main() {
     Case c;
     c.name = "bf16 causal, bf16 additive mask";
     c.op = Op::kCudnn;
-    c.dtype = kBF16; c.mask_dtype = kBF16;
-    c.B = 1; c.H = 4; c.Hk = 4; c.Lq = 24; c.Lk = 24; c.E = 64; c.Ev = 64;
-    c.causal = true; c.mask = MaskKind::kAdd2dExpanded;
+    c.dtype = kBF16;
+    c.mask_dtype = kBF16;
+    c.B = 1;
+    c.H = 4;
+    c.Hk = 4;
+    c.Lq = 24;
+    c.Lk = 24;
+    c.E = 64;
+    c.Ev = 64;
+    c.causal = true;
+    c.mask = MaskKind::kAdd2dExpanded;
     add(c);
   }
   {
@@ -518,7 +621,13 @@ int main() {
     c.name = "bf16 [B,L,H,E] views";
     c.op = Op::kCudnn;
     c.dtype = kBF16;
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 20; c.Lk = 20; c.E = 32; c.Ev = 32;
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 20;
+    c.Lk = 20;
+    c.E = 32;
+    c.Ev = 32;
     c.layout = Layout::kBLHE;
     add(c);
   }
@@ -527,8 +636,15 @@ int main() {
   {
     Case c;
     c.name = "f32 on a non-default stream (stream guard)";
-    c.B = 2; c.H = 2; c.Hk = 2; c.Lq = 64; c.Lk = 64; c.E = 32; c.Ev = 32;
-    c.causal = true; c.stream = stream;
+    c.B = 2;
+    c.H = 2;
+    c.Hk = 2;
+    c.Lq = 64;
+    c.Lk = 64;
+    c.E = 32;
+    c.Ev = 32;
+    c.causal = true;
+    c.stream = stream;
     add(c);
   }
   {
@@ -536,7 +652,13 @@ int main() {
     // chunks of 4 heads, then 1.
     Case c;
     c.name = "f32 chunked heads (5 x 4096^2 scores)";
-    c.B = 1; c.H = 5; c.Hk = 5; c.Lq = 4096; c.Lk = 4096; c.E = 16; c.Ev = 16;
+    c.B = 1;
+    c.H = 5;
+    c.Hk = 5;
+    c.Lq = 4096;
+    c.Lk = 4096;
+    c.E = 16;
+    c.Ev = 16;
     c.causal = true;
     for (int64_t h : {0, 3, 4}) {
       for (int64_t i : {0, 1, 2047, 4095}) c.rows.push_back(h * c.Lq + i);
@@ -549,7 +671,13 @@ int main() {
     Case c;
     c.name = "bf16 chunked rows (6000 x 8192 scores)";
     c.dtype = kBF16;
-    c.B = 1; c.H = 2; c.Hk = 1; c.Lq = 6000; c.Lk = 8192; c.E = 16; c.Ev = 16;
+    c.B = 1;
+    c.H = 2;
+    c.Hk = 1;
+    c.Lq = 6000;
+    c.Lk = 8192;
+    c.E = 16;
+    c.Ev = 16;
     for (int64_t h : {0, 1}) {
       for (int64_t i : {0, 5460, 5461, 5999}) c.rows.push_back(h * c.Lq + i);
     }

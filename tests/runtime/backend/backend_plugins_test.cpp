@@ -28,9 +28,7 @@ using executorch::runtime::load_backend_plugins;
 
 const std::string kPluginDir = PLUGIN_DIR;
 
-std::string plugin(const char* name) {
-  return kPluginDir + "/lib" + name + ".so";
-}
+std::string plugin(const char* name) { return kPluginDir + "/lib" + name + ".so"; }
 
 class BackendPluginsTest : public ::testing::Test {
  protected:
@@ -87,7 +85,7 @@ TEST_F(BackendPluginsTest, LoadAllRegistersOnceThroughEveryPath) {
   write_file("/broken.so", "not an ELF file\n");
   write_file("/notes.txt", "not a candidate\n");
   ASSERT_EQ(symlink(plugin("test_plugin_good").c_str(), (extra_dir_ + "/link.so").c_str()), 0);
-  const std::string path = extra_dir_ + "::" + kPluginDir;  // an empty entry is ignored
+  const std::string path = extra_dir_ + "::" + kPluginDir; // an empty entry is ignored
   ASSERT_EQ(setenv("EXECUTORCH_BACKEND_PATH", path.c_str(), 1), 0);
 
   const size_t first = load_backend_plugins();

@@ -60,8 +60,7 @@ class ThreadsBackend final : public BackendInterface {
     }
     return Error::Ok;
   }
-  Error get_option(BackendOptionContext& context,
-                   Span<BackendOption>& backend_options) override {
+  Error get_option(BackendOptionContext& context, Span<BackendOption>& backend_options) override {
     (void)context;
     for (BackendOption& option : backend_options) {
       if (std::strcmp(option.key, "NumberOfThreads") == 0) {

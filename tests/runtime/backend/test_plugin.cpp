@@ -48,6 +48,6 @@ Registrar registrar;
 } // namespace
 
 #ifdef PLUGIN_ABI
-extern "C" __attribute__((visibility("default")))
-const uint32_t executorch_backend_plugin_abi = PLUGIN_ABI;
+extern "C" __attribute__((visibility("default"))) const uint32_t executorch_backend_plugin_abi =
+    PLUGIN_ABI;
 #endif

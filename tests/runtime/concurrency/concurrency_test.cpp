@@ -30,16 +30,16 @@ using ::executorch::aten::TensorImpl;
 // out = a + alpha * b over float tensors of equal numel (the test's own
 // kernel, so the test does not depend on the portable kernels).
 void test_add(rt::KernelRuntimeContext& ctx, rt::Span<rt::EValue*> args) {
-  if (args.size() != 5 || !args[0]->isTensor() || !args[1]->isTensor() ||
-      !args[2]->isInt() || !args[3]->isTensor()) {
+  if (args.size() != 5 || !args[0]->isTensor() || !args[1]->isTensor() || !args[2]->isInt() ||
+      !args[3]->isTensor()) {
     ctx.fail(rt::Error::InvalidArgument);
     return;
   }
   const Tensor& a = args[0]->toTensor();
   const Tensor& b = args[1]->toTensor();
   Tensor& out = args[3]->toTensor();
-  if (a.numel() != b.numel() || a.numel() != out.numel() ||
-      a.scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float) {
+  if (a.numel() != b.numel() || a.numel() != out.numel() || a.scalar_type() != ScalarType::Float ||
+      out.scalar_type() != ScalarType::Float) {
     ctx.fail(rt::Error::InvalidArgument);
     return;
   }
@@ -69,10 +69,13 @@ struct Arena {
 
 // Loads `name` with its own memory, feeds `seed`-dependent inputs, runs it
 // `iterations` times and checks every output element.
-void run_one(const rt::Program& program, const char* name, float seed,
-             int iterations, std::atomic<int>* failures) {
+void run_one(const rt::Program& program, const char* name, float seed, int iterations,
+             std::atomic<int>* failures) {
   auto meta = program.method_meta(name);
-  if (!meta.ok()) { ++*failures; return; }
+  if (!meta.ok()) {
+    ++*failures;
+    return;
+  }
   std::vector<Arena> buffers;
   std::vector<rt::Span<uint8_t>> spans;
   buffers.reserve(meta->num_memory_planned_buffers());
@@ -87,7 +90,10 @@ void run_one(const rt::Program& program, const char* name, float seed,
   rt::MemoryAllocator temp_alloc(1 << 12, temp_mem.data());
   rt::MemoryManager mm(&method_alloc, &planned, &temp_alloc);
   auto method = program.load_method(name, &mm);
-  if (!method.ok()) { ++*failures; return; }
+  if (!method.ok()) {
+    ++*failures;
+    return;
+  }
 
   const bool twice = std::strcmp(name, "twice") == 0;
   const int n = twice ? 8 : 4;
@@ -100,18 +106,30 @@ void run_one(const rt::Program& program, const char* name, float seed,
     }
     TensorImpl ia(ScalarType::Float, 1, sizes, a.data());
     TensorImpl ib(ScalarType::Float, 1, sizes, b.data());
-    if (method->set_input(rt::EValue(Tensor(&ia)), 0) != rt::Error::Ok) { ++*failures; return; }
+    if (method->set_input(rt::EValue(Tensor(&ia)), 0) != rt::Error::Ok) {
+      ++*failures;
+      return;
+    }
     if (!twice && method->set_input(rt::EValue(Tensor(&ib)), 1) != rt::Error::Ok) {
       ++*failures;
       return;
     }
-    if (method->execute() != rt::Error::Ok) { ++*failures; return; }
+    if (method->execute() != rt::Error::Ok) {
+      ++*failures;
+      return;
+    }
     const rt::EValue& out = method->get_output(0);
-    if (!out.isTensor() || out.toTensor().numel() != n) { ++*failures; return; }
+    if (!out.isTensor() || out.toTensor().numel() != n) {
+      ++*failures;
+      return;
+    }
     const float* po = out.toTensor().const_data_ptr<float>();
     for (int i = 0; i < n; ++i) {
       const float want = twice ? 2.0f * a[i] : a[i] + b[i];
-      if (po[i] != want) { ++*failures; return; }
+      if (po[i] != want) {
+        ++*failures;
+        return;
+      }
     }
   }
 }
@@ -119,8 +137,7 @@ void run_one(const rt::Program& program, const char* name, float seed,
 TEST(Concurrency, SharedProgramSeparateMethods) {
   rt::runtime_init();
   register_test_kernel();
-  const auto bytes = et_fuzz::two_method_program(et_fuzz::kTestAddOp,
-                                                 et_fuzz::kTestAddOverload);
+  const auto bytes = et_fuzz::two_method_program(et_fuzz::kTestAddOp, et_fuzz::kTestAddOverload);
   std::vector<std::max_align_t> buf(bytes.size() / sizeof(std::max_align_t) + 1);
   std::memcpy(buf.data(), bytes.data(), bytes.size());
   ::executorch::extension::BufferDataLoader loader(buf.data(), bytes.size());
@@ -244,4 +261,4 @@ TEST(Concurrency, BackendRegistrationRacesLookups) {
   for (int t = 0; t < 4; ++t) EXPECT_EQ(rt::get_backend_class(kNames[t]), &backends[t]);
 }
 
-}  // namespace
+} // namespace

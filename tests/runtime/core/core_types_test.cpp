@@ -68,9 +68,9 @@ TEST(CoreTypes, MemoryAllocatorBumpsAndAligns) {
   EXPECT_EQ(p, pool);
   void* q = a.allocate(8, 8);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 8, 0u);
-  EXPECT_EQ(a.allocate(1, 3), nullptr);       // not a power of two
-  EXPECT_EQ(a.allocate(1000), nullptr);       // does not fit
-  EXPECT_EQ(a.allocateList<uint64_t>(SIZE_MAX / 4), nullptr);  // overflow
+  EXPECT_EQ(a.allocate(1, 3), nullptr);                       // not a power of two
+  EXPECT_EQ(a.allocate(1000), nullptr);                       // does not fit
+  EXPECT_EQ(a.allocateList<uint64_t>(SIZE_MAX / 4), nullptr); // overflow
   a.reset();
   EXPECT_EQ(a.used_size(), 0u);
 }

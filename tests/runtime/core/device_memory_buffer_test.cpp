@@ -50,8 +50,7 @@ TEST_F(DeviceMemoryBufferTest, AllocatorErrorsPassThrough) {
   et_test::FakeCudaAllocator fake;
   et_test::ScopedRegistration reg(&fake);
   ASSERT_TRUE(reg.ok());
-  EXPECT_EQ(DeviceMemoryBuffer::create(16, DeviceType::CUDA, 3).error(),
-            Error::InvalidArgument);
+  EXPECT_EQ(DeviceMemoryBuffer::create(16, DeviceType::CUDA, 3).error(), Error::InvalidArgument);
   EXPECT_EQ(fake.allocations, 0);
 }
 

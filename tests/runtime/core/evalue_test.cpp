@@ -201,7 +201,7 @@ TEST_F(EValueTest, WrongTagAborts) {
 TEST_F(EValueTest, TorchExecutorAliases) {
   torch::executor::EValue e(int64_t(1));
   EXPECT_EQ(e.tag, torch::executor::Tag::Int);
-  static_assert(std::is_same<torch::executor::BoxedEvalueList<int64_t>,
-                             BoxedEvalueList<int64_t>>::value,
-                "alias");
+  static_assert(
+      std::is_same<torch::executor::BoxedEvalueList<int64_t>, BoxedEvalueList<int64_t>>::value,
+      "alias");
 }

@@ -16,11 +16,9 @@ class MemoryAllocatorTest : public ::testing::Test {
 };
 
 TEST_F(MemoryAllocatorTest, SizesAreSizeT) {
-  static_assert(std::is_same<decltype(std::declval<MemoryAllocator>().used_size()),
-                             size_t>::value,
+  static_assert(std::is_same<decltype(std::declval<MemoryAllocator>().used_size()), size_t>::value,
                 "used_size() is size_t");
-  static_assert(std::is_same<decltype(std::declval<MemoryAllocator>().free_size()),
-                             size_t>::value,
+  static_assert(std::is_same<decltype(std::declval<MemoryAllocator>().free_size()), size_t>::value,
                 "free_size() is size_t");
 }
 

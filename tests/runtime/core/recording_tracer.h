@@ -16,7 +16,9 @@ class RecordingTracer final : public executorch::runtime::EventTracer {
   template <typename T>
   using Result = executorch::runtime::Result<T>;
 
-  void create_event_block(const char* name) override { log.push_back(std::string("block ") + name); }
+  void create_event_block(const char* name) override {
+    log.push_back(std::string("block ") + name);
+  }
   EventTracerEntry start_profiling(const char* name, executorch::runtime::ChainID chain_id,
                                    executorch::runtime::DebugHandle debug_handle) override {
     log.push_back(std::string("start ") + name);
@@ -36,8 +38,8 @@ class RecordingTracer final : public executorch::runtime::EventTracer {
   void end_profiling_delegate(EventTracerEntry, const void*, size_t) override {
     log.push_back("end delegate");
   }
-  void log_profiling_delegate(const char* name, DelegateDebugIntId, uint64_t, uint64_t,
-                              const void*, size_t) override {
+  void log_profiling_delegate(const char* name, DelegateDebugIntId, uint64_t, uint64_t, const void*,
+                              size_t) override {
     log.push_back(std::string("delegate event ") + name);
   }
   void track_allocation(AllocatorID id, size_t size) override {

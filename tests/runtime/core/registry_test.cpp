@@ -30,7 +30,7 @@ TEST(BackendRegistry, DuplicateFullAndUnregister) {
   const size_t base = get_num_registered_backends();
   ASSERT_EQ(register_backend({"RegTestA", &first_backend}), Error::Ok);
   EXPECT_EQ(register_backend({"RegTestA", &second_backend}), Error::InvalidArgument);
-  EXPECT_EQ(get_backend_class("RegTestA"), &first_backend);  // the first one stays
+  EXPECT_EQ(get_backend_class("RegTestA"), &first_backend); // the first one stays
   EXPECT_EQ(get_backend_class("Missing"), nullptr);
   static std::vector<std::string> names;
   names.clear();
@@ -42,7 +42,7 @@ TEST(BackendRegistry, DuplicateFullAndUnregister) {
     if (last != Error::Ok) break;
     ++added;
   }
-  EXPECT_EQ(last, Error::Internal);  // the 17th does not fit
+  EXPECT_EQ(last, Error::Internal); // the 17th does not fit
   EXPECT_EQ(base + 1 + added, kMaxRegisteredBackends);
   EXPECT_EQ(get_backend_name(kMaxRegisteredBackends).error(), Error::InvalidArgument);
   for (size_t i = 0; i < added; ++i) {
@@ -101,8 +101,7 @@ TEST(KernelRegistry, DuplicatesKeysFallbackAndOverrides) {
   EXPECT_EQ(which, 2);
   call(get_op_function_from_registry("regtest::op.out", {&int_meta, 1}).get());
   EXPECT_EQ(which, 1);
-  EXPECT_EQ(get_op_function_from_registry("regtest::nope.out").error(),
-            Error::OperatorMissing);
+  EXPECT_EQ(get_op_function_from_registry("regtest::nope.out").error(), Error::OperatorMissing);
   // A method-scoped override beats the table.
   const Kernel overrides[] = {Kernel("regtest::op.out", kernel_c)};
   call(get_op_function("regtest::op.out", {&int_meta, 1}, {overrides, 1}).get());

@@ -57,7 +57,6 @@ TEST_F(TensorLayoutTest, RejectsInconsistentInput) {
             Error::InvalidArgument);
   EXPECT_EQ(TensorLayout::create({huge, 3}, {order3, 3}, ScalarType::Double).error(),
             Error::InvalidArgument);
-  EXPECT_EQ(TensorLayout::create({sizes, 2}, {dim_order, 2},
-                                 static_cast<ScalarType>(100)).error(),
+  EXPECT_EQ(TensorLayout::create({sizes, 2}, {dim_order, 2}, static_cast<ScalarType>(100)).error(),
             Error::InvalidArgument);
 }

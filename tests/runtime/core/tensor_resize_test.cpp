@@ -25,8 +25,7 @@ struct Snapshot {
 
 Snapshot snapshot(const TensorImpl& t) {
   return {Sizes(t.sizes().begin(), t.sizes().end()),
-          std::vector<TensorImpl::StridesType>(t.strides().begin(), t.strides().end()),
-          t.numel()};
+          std::vector<TensorImpl::StridesType>(t.strides().begin(), t.strides().end()), t.numel()};
 }
 
 void expect_unchanged(const TensorImpl& t, const Snapshot& before) {
@@ -48,8 +47,7 @@ TEST_F(TensorResize, ElementCountOverflowIsAnErrorAndChangesNothing) {
                TensorShapeDynamism::DYNAMIC_BOUND);
   const Snapshot before = snapshot(t);
   const Sizes huge(16, int32_t(1) << 30);
-  EXPECT_EQ(t.internal_resize_contiguous({huge.data(), huge.size()}),
-            Error::InvalidArgument);
+  EXPECT_EQ(t.internal_resize_contiguous({huge.data(), huge.size()}), Error::InvalidArgument);
   expect_unchanged(t, before);
 }
 
@@ -72,8 +70,7 @@ TEST_F(TensorResize, OverCapacityAndNegativeSizesChangeNothing) {
                TensorShapeDynamism::DYNAMIC_BOUND);
   const Snapshot before = snapshot(t);
   const Sizes bigger{4, 5};
-  EXPECT_EQ(t.internal_resize_contiguous({bigger.data(), bigger.size()}),
-            Error::NotSupported);
+  EXPECT_EQ(t.internal_resize_contiguous({bigger.data(), bigger.size()}), Error::NotSupported);
   expect_unchanged(t, before);
   const Sizes negative{-1, 4};
   EXPECT_EQ(t.internal_resize_contiguous({negative.data(), negative.size()}),

@@ -14,9 +14,9 @@ TEST(VersionTest, StringMatchesTheNumbers) {
 }
 
 TEST(VersionTest, CodeOrdersVersions) {
-  static_assert(ET_VERSION_CODE ==
-                    ET_VERSION_CHECK(ET_VERSION_MAJOR, ET_VERSION_MINOR, ET_VERSION_PATCH),
-                "code and check agree");
+  static_assert(
+      ET_VERSION_CODE == ET_VERSION_CHECK(ET_VERSION_MAJOR, ET_VERSION_MINOR, ET_VERSION_PATCH),
+      "code and check agree");
   static_assert(ET_VERSION_CHECK(1, 2, 0) > ET_VERSION_CHECK(1, 1, 9), "minor before patch");
   static_assert(ET_VERSION_CHECK(2, 0, 0) > ET_VERSION_CHECK(1, 255, 255), "major first");
 #if ET_VERSION_CODE >= ET_VERSION_CHECK(1, 0, 0)

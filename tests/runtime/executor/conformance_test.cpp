@@ -24,8 +24,8 @@ float run_add(Program& program, float x, float y, Span<const Kernel> kernels) {
   auto meta = program.method_meta("forward");
   EXPECT_TRUE(meta.ok());
   MethodMemory mem(*meta);
-  auto method = program.load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                    nullptr, kernels);
+  auto method =
+      program.load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr, kernels);
   EXPECT_EQ(method.error(), Error::Ok);
   if (!method.ok()) return -1000;
   int32_t sizes[1] = {1};
@@ -91,8 +91,8 @@ void check_linear(Span<const Kernel> kernels) {
   auto meta = program->method_meta("forward");
   ASSERT_TRUE(meta.ok());
   MethodMemory mem(*meta);
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, kernels);
+  auto method =
+      program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr, kernels);
   ASSERT_EQ(method.error(), Error::Ok);
   int32_t sizes[2] = {2, 2};
   for (const std::vector<float>& in :
@@ -114,13 +114,10 @@ void check_linear(Span<const Kernel> kernels) {
   }
 }
 
-TEST(Conformance, LinearConstantBufferWithMethodScopedKernels) {
-  check_linear(test_kernel_span());
-}
+TEST(Conformance, LinearConstantBufferWithMethodScopedKernels) { check_linear(test_kernel_span()); }
 
 TEST(Conformance, LinearConstantBufferWithRegisteredKernels) {
-  if (!registry_has_op_function("aten::add.out") ||
-      !registry_has_op_function("aten::mul.out")) {
+  if (!registry_has_op_function("aten::add.out") || !registry_has_op_function("aten::mul.out")) {
     GTEST_SKIP() << "portable kernels not registered";
   }
   check_linear({});

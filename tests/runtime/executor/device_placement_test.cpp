@@ -330,9 +330,9 @@ TEST_F(DevicePlacement, MalformedBufferDeviceEntriesAreInvalidProgram) {
   for (int variant = 0; variant < 3; ++variant) {
     ProgramDesc p = device_program();
     auto& d = p.methods[0].non_const_buffer_device;
-    if (variant == 0) d[0].buffer_idx = 7;          // no such buffer
-    if (variant == 1) d[0].device_type = 9;         // unknown device
-    if (variant == 2) d.push_back(d[0]);            // two entries
+    if (variant == 0) d[0].buffer_idx = 7;  // no such buffer
+    if (variant == 1) d[0].device_type = 9; // unknown device
+    if (variant == 2) d.push_back(d[0]);    // two entries
     auto bytes = serialize(p);
     BufferDataLoader loader(bytes.data(), bytes.size());
     auto program = Program::load(&loader);

@@ -33,9 +33,9 @@ inline std::string conformance_path(const char* name) {
 // meta (or the caller's planned memory), method and temp arenas.
 struct MethodMemory {
   explicit MethodMemory(const MethodMeta& meta, size_t method_bytes = 64 * 1024,
-                        size_t temp_bytes = 4096,
-                        HierarchicalAllocator* caller_planned = nullptr)
-      : method_pool(method_bytes), temp_pool(temp_bytes),
+                        size_t temp_bytes = 4096, HierarchicalAllocator* caller_planned = nullptr)
+      : method_pool(method_bytes),
+        temp_pool(temp_bytes),
         method_alloc(uint32_t(method_pool.size()), method_pool.data()),
         temp_alloc(uint32_t(temp_pool.size()), temp_pool.data()) {
     if (caller_planned == nullptr) {
@@ -43,8 +43,8 @@ struct MethodMemory {
         buffers.emplace_back(size_t(meta.memory_planned_buffer_size(i).get()));
       }
       for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
-      planned = std::make_unique<HierarchicalAllocator>(
-          Span<Span<uint8_t>>(spans.data(), spans.size()));
+      planned =
+          std::make_unique<HierarchicalAllocator>(Span<Span<uint8_t>>(spans.data(), spans.size()));
       caller_planned = planned.get();
     }
     manager = std::make_unique<MemoryManager>(&method_alloc, caller_planned, &temp_alloc);
@@ -79,8 +79,8 @@ inline void test_add_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   const double alpha = double(args[2]->toInt());
   Tensor& out = args[3]->toTensor();
   for (ssize_t i = 0; i < out.numel(); ++i) {
-    out.mutable_data_ptr<float>()[i] = float(a.const_data_ptr<float>()[i] +
-                                             alpha * b.const_data_ptr<float>()[i]);
+    out.mutable_data_ptr<float>()[i] =
+        float(a.const_data_ptr<float>()[i] + alpha * b.const_data_ptr<float>()[i]);
   }
 }
 
@@ -94,8 +94,7 @@ inline void test_mul_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   const Tensor& b = args[1]->toTensor();
   Tensor& out = args[2]->toTensor();
   for (ssize_t i = 0; i < out.numel(); ++i) {
-    out.mutable_data_ptr<float>()[i] =
-        a.const_data_ptr<float>()[i] * b.const_data_ptr<float>()[i];
+    out.mutable_data_ptr<float>()[i] = a.const_data_ptr<float>()[i] * b.const_data_ptr<float>()[i];
   }
 }
 

@@ -130,10 +130,9 @@ TEST_F(Hostile, BoolBytesOtherThanZeroAndOneReadAsTrue) {
   m.add_operator("aten::_to_copy", "out");
   // 0: out = float(cond); 1: jump to 3 unless `first` (0x40) is true;
   // 2: taken = float(first); 3: free scratch (a jump target).
-  m.chains[0] = {InstructionDesc::Kernel(0, {cond, no, none, out, out}),
-                 InstructionDesc::JumpFalse(first, 3),
-                 InstructionDesc::Kernel(0, {first, no, none, taken, taken}),
-                 InstructionDesc::Free(scratch)};
+  m.chains[0] = {
+      InstructionDesc::Kernel(0, {cond, no, none, out, out}), InstructionDesc::JumpFalse(first, 3),
+      InstructionDesc::Kernel(0, {first, no, none, taken, taken}), InstructionDesc::Free(scratch)};
   p.methods = {m};
   Loaded l(p);
   auto program = Program::load(&l.loader);
@@ -146,8 +145,7 @@ TEST_F(Hostile, BoolBytesOtherThanZeroAndOneReadAsTrue) {
   ASSERT_EQ(method.error(), Error::Ok);
   ASSERT_EQ(method->execute(), Error::Ok);
   const float* converted = method->get_output(1).toTensor().const_data_ptr<float>();
-  EXPECT_EQ(std::vector<float>(converted, converted + 4),
-            (std::vector<float>{1, 0, 1, 1}));
+  EXPECT_EQ(std::vector<float>(converted, converted + 4), (std::vector<float>{1, 0, 1, 1}));
   EXPECT_EQ(method->get_output(2).toTensor().const_data_ptr<float>()[0], 1.0f);
   std::ostringstream printed;
   printed << method->get_output(0);
@@ -193,15 +191,14 @@ TEST_F(Hostile, SettingAnInputAgainAfterAMoveLeavesTheMovedValueAlone) {
   m.inputs = {x};
   m.outputs = {out, c};
   m.add_operator("aten::add", "out");
-  m.chains[0] = {InstructionDesc::Move(c, x),
-                 InstructionDesc::Kernel(0, {x, x, alpha, out, out})};
+  m.chains[0] = {InstructionDesc::Move(c, x), InstructionDesc::Kernel(0, {x, x, alpha, out, out})};
   p.methods = {m};
   Loaded l(p);
   auto program = Program::load(&l.loader);
   ASSERT_EQ(program.error(), Error::Ok);
   MethodMemory mem(*program->method_meta("forward"));
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, test_kernel_span());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
   ASSERT_EQ(method.error(), Error::Ok);
   for (int run = 0; run < 3; ++run) {
     std::vector<float> input{10.0f * run, 1};
@@ -244,7 +241,7 @@ TEST_F(Hostile, ListOutputsReadAndPrint) {
   EXPECT_EQ(list[0].numel(), 2);
   auto int_list = method->get_output(1).toIntList();
   ASSERT_EQ(int_list.size(), 2u);
-  EXPECT_EQ(int_list[0], -1);  // moved from b
+  EXPECT_EQ(int_list[0], -1); // moved from b
   auto opt = method->get_output(2).toListOptionalTensor();
   ASSERT_EQ(opt.size(), 2u);
   EXPECT_TRUE(opt[0].has_value());
@@ -275,10 +272,10 @@ TEST_F(Hostile, JumpLoopAroundAKernelStopsAfterBoundedWork) {
   auto program = Program::load(&l.loader);
   ASSERT_EQ(program.error(), Error::Ok);
   MethodMemory mem(*program->method_meta("forward"));
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, test_kernel_span());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
   ASSERT_EQ(method.error(), Error::Ok);
-  for (int run = 0; run < 2; ++run) {  // the budget is per run
+  for (int run = 0; run < 2; ++run) { // the budget is per run
     const auto t0 = std::chrono::steady_clock::now();
     EXPECT_EQ(method->execute(), Error::InvalidState);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));

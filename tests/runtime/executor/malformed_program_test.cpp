@@ -136,18 +136,16 @@ TEST(Malformed, IndicesOutOfRange) {
   EXPECT_EQ(with_method([](MethodDesc& m) { m.chains[0][0].a = 5; }), Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.chains[0][0].args[1] = 1000; }),
             Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::Delegate(0, {0}));
-            }), Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::Move(0, 50));
-            }), Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::JumpFalse(1, 7));
-            }), Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::Free(-3));
-            }), Error::InvalidProgram);
+  EXPECT_EQ(
+      with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::Delegate(0, {0})); }),
+      Error::InvalidProgram);
+  EXPECT_EQ(with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::Move(0, 50)); }),
+            Error::InvalidProgram);
+  EXPECT_EQ(
+      with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::JumpFalse(1, 7)); }),
+      Error::InvalidProgram);
+  EXPECT_EQ(with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::Free(-3)); }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.values[0].tensor.mem_id = 4; }),
             Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.values[2].tensor.mem_offset = 30; }),
@@ -155,10 +153,12 @@ TEST(Malformed, IndicesOutOfRange) {
   EXPECT_EQ(with_method([](MethodDesc& m) {
               m.values[0].tensor.mem_id = 0;
               m.values[0].tensor.data_buffer_idx = 9;
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.add_value(ValueDesc::IntList({0}));  // item is a Tensor, not an Int
-            }), Error::InvalidProgram);
+              m.add_value(ValueDesc::IntList({0})); // item is a Tensor, not an Int
+            }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.add_value(ValueDesc::TensorList({1})); }),
             Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) {
@@ -166,20 +166,22 @@ TEST(Malformed, IndicesOutOfRange) {
               d.id = "X";
               d.index = 4;
               m.delegates.push_back(d);
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_program([](ProgramDesc& p) { p.constant_segment.segment_index = 3; }),
             Error::InvalidProgram);
-  EXPECT_EQ(with_program([](ProgramDesc& p) { p.named_data = {{"k", 7}}; }),
-            Error::InvalidProgram);
+  EXPECT_EQ(with_program([](ProgramDesc& p) { p.named_data = {{"k", 7}}; }), Error::InvalidProgram);
 }
 
 TEST(Malformed, BadSegmentsAndHeader) {
   EXPECT_EQ(with_program([](ProgramDesc& p) {
               p.segment_table_override = {{0, 1u << 30}};
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_program([](ProgramDesc& p) {
               p.segment_table_override = {{~uint64_t(0) - 4, 16}};
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_program([](ProgramDesc& p) { p.constant_segment.offsets[1] = 1000; }),
             Error::InvalidProgram);
   // Non-empty segments without an extended header.
@@ -203,15 +205,17 @@ TEST(Malformed, HugeNegativeAndHighRankSizes) {
             Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) {
               m.values[0].tensor.sizes = {1 << 30, 1 << 30, 1 << 30};
-            }), Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.values[0].tensor.sizes.assign(1000, 1);
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
+  EXPECT_EQ(with_method([](MethodDesc& m) { m.values[0].tensor.sizes.assign(1000, 1); }),
+            Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.values[0].tensor.dim_order = {3}; }),
             Error::InvalidProgram);
   EXPECT_EQ(with_method([](MethodDesc& m) { m.values[0].tensor.scalar_type = 99; }),
             Error::InvalidProgram);
-  EXPECT_EQ(with_method([](MethodDesc& m) { m.non_const_buffer_sizes = {0, -32}; }),
+  EXPECT_EQ(with_method([](MethodDesc& m) {
+              m.non_const_buffer_sizes = {0, -32};
+            }),
             Error::InvalidProgram);
 }
 
@@ -223,19 +227,19 @@ TEST(Malformed, BadUnionTypes) {
               m.values[1].type = 0;
               m.values[1].type = 5;
               m.values[1].tensor.scalar_type = -1;
-            }), Error::InvalidProgram);
+            }),
+            Error::InvalidProgram);
 }
 
 TEST(Malformed, FreeOfNonTensorFailsAtRun) {
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::Free(1));
-            }), Error::InvalidProgram);
+  EXPECT_EQ(with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::Free(1)); }),
+            Error::InvalidProgram);
 }
 
 TEST(Malformed, JumpFalseOnNonBoolFailsAtRun) {
-  EXPECT_EQ(with_method([](MethodDesc& m) {
-              m.chains[0].push_back(InstructionDesc::JumpFalse(1, 0));
-            }), Error::InvalidProgram);
+  EXPECT_EQ(
+      with_method([](MethodDesc& m) { m.chains[0].push_back(InstructionDesc::JumpFalse(1, 0)); }),
+      Error::InvalidProgram);
 }
 
 TEST(Malformed, PtdFiles) {

@@ -35,7 +35,9 @@ class MethodStepTest : public ::testing::Test {
     for (float& v : x_) v = value;
     ASSERT_EQ(method_->set_input(EValue(Tensor(&x_impl_)), 0), Error::Ok);
   }
-  float output(size_t i) const { return method_->get_output(0).toTensor().const_data_ptr<float>()[i]; }
+  float output(size_t i) const {
+    return method_->get_output(0).toTensor().const_data_ptr<float>()[i];
+  }
 
   std::vector<uint8_t> bytes_;
   std::unique_ptr<BufferDataLoader> loader_;

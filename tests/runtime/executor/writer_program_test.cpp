@@ -42,8 +42,8 @@ MethodDesc add_method(const char* name = "forward") {
 }
 
 struct Harness {
-  explicit Harness(const ProgramDesc& desc) : bytes(serialize(desc)),
-      loader(bytes.data(), bytes.size()) {}
+  explicit Harness(const ProgramDesc& desc)
+      : bytes(serialize(desc)), loader(bytes.data(), bytes.size()) {}
   std::vector<uint8_t> bytes;
   BufferDataLoader loader;
 };
@@ -68,8 +68,8 @@ TEST(WriterProgram, KernelCallWithMultipleMethodsAnd24ByteHeader) {
     auto meta = program->method_meta("other");
     ASSERT_TRUE(meta.ok());
     MethodMemory mem(*meta);
-    auto method = program->load_method("other", mem.manager.get(), nullptr, nullptr,
-                                       nullptr, test_kernel_span());
+    auto method = program->load_method("other", mem.manager.get(), nullptr, nullptr, nullptr,
+                                       test_kernel_span());
     ASSERT_EQ(method.error(), Error::Ok);
     std::vector<float> x{1, 2}, y{10, 20};
     set_float_input(*method, 0, x);
@@ -92,8 +92,8 @@ TEST(WriterProgram, SetInputChecksTagDtypeAndShape) {
   auto program = Program::load(&h.loader);
   ASSERT_EQ(program.error(), Error::Ok);
   MethodMemory mem(*program->method_meta("forward"));
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, test_kernel_span());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
   ASSERT_EQ(method.error(), Error::Ok);
   EXPECT_EQ(method->inputs_size(), 2u);
   EXPECT_EQ(method->set_input(EValue(int64_t(3)), 0), Error::InvalidArgument);
@@ -121,8 +121,8 @@ TEST(WriterProgram, ScalarInputsMustEqualTracedValue) {
   auto program = Program::load(&h.loader);
   ASSERT_EQ(program.error(), Error::Ok);
   MethodMemory mem(*program->method_meta("forward"));
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, test_kernel_span());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
   ASSERT_EQ(method.error(), Error::Ok);
   EXPECT_EQ(method->set_input(EValue(int64_t(5)), 2), Error::Ok);
   EXPECT_EQ(method->set_input(EValue(int64_t(6)), 2), Error::InvalidArgument);
@@ -164,8 +164,8 @@ TEST(WriterProgram, MoveJumpFalseAndFree) {
   ASSERT_EQ(program.error(), Error::Ok);
   EXPECT_EQ(program->method_meta("forward")->num_instructions(), 5u);
   MethodMemory mem(*program->method_meta("forward"));
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                     nullptr, test_kernel_span());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
   ASSERT_EQ(method.error(), Error::Ok);
   std::vector<float> x{1, 2}, y{3, 4};
   set_float_input(*method, 0, x);
@@ -449,9 +449,12 @@ TEST(WriterProgram, TooLittleMethodMemoryFailsCleanly) {
   ASSERT_EQ(program.error(), Error::Ok);
   for (size_t bytes : {size_t(0), size_t(16), size_t(200), size_t(600)}) {
     MethodMemory mem(*program->method_meta("forward"), bytes);
-    EXPECT_EQ(program->load_method("forward", mem.manager.get(), nullptr, nullptr,
-                                   nullptr, test_kernel_span()).error(),
-              Error::MemoryAllocationFailed) << bytes;
+    EXPECT_EQ(program
+                  ->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                test_kernel_span())
+                  .error(),
+              Error::MemoryAllocationFailed)
+        << bytes;
   }
 }
 

@@ -19,26 +19,24 @@ namespace ext = executorch::extension;
 
 static_assert(std::is_same<ext::Module, ext::module::Module>::value, "");
 static_assert(std::is_same<torch::executor::Module, ext::Module>::value, "");
-static_assert(std::is_same<torch::executor::util::FileDataLoader,
-                           ext::FileDataLoader>::value, "");
-static_assert(std::is_same<torch::executor::util::MmapDataLoader,
-                           ext::MmapDataLoader>::value, "");
-static_assert(std::is_same<torch::executor::util::BufferDataLoader,
-                           ext::BufferDataLoader>::value, "");
-static_assert(std::is_same<torch::executor::util::MallocMemoryAllocator,
-                           ext::MallocMemoryAllocator>::value, "");
-static_assert(std::is_same<torch::executor::util::BufferCleanup,
-                           ext::BufferCleanup>::value, "");
+static_assert(std::is_same<torch::executor::util::FileDataLoader, ext::FileDataLoader>::value, "");
+static_assert(std::is_same<torch::executor::util::MmapDataLoader, ext::MmapDataLoader>::value, "");
+static_assert(std::is_same<torch::executor::util::BufferDataLoader, ext::BufferDataLoader>::value,
+              "");
+static_assert(
+    std::is_same<torch::executor::util::MallocMemoryAllocator, ext::MallocMemoryAllocator>::value,
+    "");
+static_assert(std::is_same<torch::executor::util::BufferCleanup, ext::BufferCleanup>::value, "");
 static_assert(std::is_move_constructible<ext::FileDataLoader>::value, "");
 static_assert(std::is_move_constructible<ext::MmapDataLoader>::value, "");
 static_assert(!std::is_copy_constructible<ext::FileDataLoader>::value, "");
 static_assert(!std::is_copy_constructible<ext::Module>::value, "");
 static_assert(!std::is_move_constructible<ext::Module>::value, "");
 static_assert(std::has_virtual_destructor<ext::Module>::value, "");
-static_assert(std::is_same<ext::TensorPtr,
-                           std::shared_ptr<executorch::aten::Tensor>>::value, "");
+static_assert(std::is_same<ext::TensorPtr, std::shared_ptr<executorch::aten::Tensor>>::value, "");
 static_assert(std::is_move_constructible<ext::BufferCleanup>::value &&
-                  !std::is_copy_constructible<ext::BufferCleanup>::value, "");
+                  !std::is_copy_constructible<ext::BufferCleanup>::value,
+              "");
 static_assert(!std::is_copy_constructible<ext::TensorPtrMaker>::value, "");
 
 namespace {
@@ -51,8 +49,7 @@ TEST(ApiCompatTest, OverloadsResolveAsUpstream) {
   // Braced data: an owning copy.
   auto u = ext::make_tensor_ptr({2, 2}, {1.f, 2.f, 3.f, 4.f});
   EXPECT_NE(u->const_data_ptr(), a.data());
-  ext::TensorPtr via_maker = ext::for_blob(a.data(), {4}).type(
-      executorch::aten::ScalarType::Float);
+  ext::TensorPtr via_maker = ext::for_blob(a.data(), {4}).type(executorch::aten::ScalarType::Float);
   EXPECT_EQ(via_maker->numel(), 4);
 
   // Module calls must pick the std::vector<EValue> / const EValue& overloads.

@@ -32,8 +32,7 @@ using executorch::runtime::Result;
 namespace {
 
 std::string g_log;
-void capture_log(LogLevel, const char*, const char*, size_t, const char* msg,
-                 size_t len) {
+void capture_log(LogLevel, const char*, const char*, size_t, const char* msg, size_t len) {
   g_log.append(msg, len);
   g_log.push_back('\n');
 }
@@ -50,8 +49,7 @@ class DataLoaderTest : public ::testing::Test {
     for (size_t i = 0; i < bytes_.size(); ++i) {
       bytes_[i] = static_cast<uint8_t>((i * 7 + 3) & 0xff);
     }
-    ASSERT_EQ(::write(fd, bytes_.data(), bytes_.size()),
-              static_cast<ssize_t>(bytes_.size()));
+    ASSERT_EQ(::write(fd, bytes_.data(), bytes_.size()), static_cast<ssize_t>(bytes_.size()));
     ::close(fd);
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -128,8 +126,7 @@ TEST_F(DataLoaderTest, FileLoaderIsMoveConstructible) {
 }
 
 TEST_F(DataLoaderTest, MmapLoaderIsZeroCopyIntoOneMapping) {
-  auto loader = MmapDataLoader::from(path_.c_str(),
-                                     MmapDataLoader::MlockConfig::NoMlock);
+  auto loader = MmapDataLoader::from(path_.c_str(), MmapDataLoader::MlockConfig::NoMlock);
   ASSERT_TRUE(loader.ok());
   ASSERT_EQ(loader->size().get(), bytes_.size());
   auto whole = loader->load(0, bytes_.size(), info_);
@@ -148,8 +145,7 @@ TEST_F(DataLoaderTest, MmapLoaderIsZeroCopyIntoOneMapping) {
 
 TEST_F(DataLoaderTest, MmapLoaderUnmapsOnDestruction) {
   {
-    auto loader = MmapDataLoader::from(path_.c_str(),
-                                       MmapDataLoader::MlockConfig::NoMlock);
+    auto loader = MmapDataLoader::from(path_.c_str(), MmapDataLoader::MlockConfig::NoMlock);
     ASSERT_TRUE(loader.ok());
     ASSERT_TRUE(maps_contain(path_));
     // A moved-to loader keeps the one mapping.
@@ -160,9 +156,9 @@ TEST_F(DataLoaderTest, MmapLoaderUnmapsOnDestruction) {
 }
 
 TEST_F(DataLoaderTest, MmapLoaderMlockConfigs) {
-  for (auto cfg : {MmapDataLoader::MlockConfig::NoMlock,
-                   MmapDataLoader::MlockConfig::UseMlockIgnoreErrors,
-                   MmapDataLoader::MlockConfig::UseMadvise}) {
+  for (auto cfg :
+       {MmapDataLoader::MlockConfig::NoMlock, MmapDataLoader::MlockConfig::UseMlockIgnoreErrors,
+        MmapDataLoader::MlockConfig::UseMadvise}) {
     auto loader = MmapDataLoader::from(path_.c_str(), cfg);
     ASSERT_TRUE(loader.ok());
     auto buf = loader->load(100, 200, info_);
@@ -182,8 +178,7 @@ TEST_F(DataLoaderTest, MmapLoaderMlockConfigs) {
 }
 
 TEST_F(DataLoaderTest, MmapLoaderErrors) {
-  auto loader = MmapDataLoader::from(path_.c_str(),
-                                     MmapDataLoader::MlockConfig::NoMlock);
+  auto loader = MmapDataLoader::from(path_.c_str(), MmapDataLoader::MlockConfig::NoMlock);
   ASSERT_TRUE(loader.ok());
   EXPECT_EQ(loader->load(9999, 2, info_).error(), Error::InvalidArgument);
   EXPECT_EQ(loader->load(SIZE_MAX, 1, info_).error(), Error::InvalidArgument);

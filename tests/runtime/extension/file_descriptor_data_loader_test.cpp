@@ -77,8 +77,7 @@ TEST_F(FileDescriptorDataLoaderTest, RejectsRangesOutsideTheFile) {
 TEST_F(FileDescriptorDataLoaderTest, RejectsBadUrisAndAlignment) {
   for (const char* uri : {"", "fd://3", "file:///tmp/x", "fd:///", "fd:///-1", "fd:///3x",
                           "fd:///99999999999999999999"}) {
-    EXPECT_EQ(FileDescriptorDataLoader::fromFileDescriptorUri(uri).error(),
-              Error::InvalidArgument)
+    EXPECT_EQ(FileDescriptorDataLoader::fromFileDescriptorUri(uri).error(), Error::InvalidArgument)
         << uri;
   }
   EXPECT_EQ(FileDescriptorDataLoader::fromFileDescriptorUri(nullptr).error(),

@@ -29,8 +29,8 @@ struct Ptd {
   Ptd(std::vector<std::string> keys, float base) {
     std::vector<NamedTensorDesc> named;
     for (size_t i = 0; i < keys.size(); ++i) {
-      named.push_back({keys[i], int8_t(Dtype::Float), {1}, {},
-                       bytes_of(std::vector<float>{base + float(i)})});
+      named.push_back(
+          {keys[i], int8_t(Dtype::Float), {1}, {}, bytes_of(std::vector<float>{base + float(i)})});
     }
     bytes = serialize_flat_tensor(named);
     loader = std::make_unique<BufferDataLoader>(bytes.data(), bytes.size());

@@ -58,8 +58,7 @@ TensorDesc planned_float2(uint32_t mem_id, uint64_t offset) {
 
 // out = x + x, both in planned buffer 1 of `buffer_bytes`; `extra` more
 // buffers of `extra_bytes` that nothing uses.
-std::vector<uint8_t> program(int64_t buffer_bytes, size_t extra = 0,
-                             int64_t extra_bytes = 0) {
+std::vector<uint8_t> program(int64_t buffer_bytes, size_t extra = 0, int64_t extra_bytes = 0) {
   MethodDesc m;
   int32_t x = m.add_value(ValueDesc::Tensor(planned_float2(1, 0)));
   int32_t alpha = m.add_value(ValueDesc::Int(1));
@@ -76,8 +75,7 @@ std::vector<uint8_t> program(int64_t buffer_bytes, size_t extra = 0,
 }
 
 std::unique_ptr<Module> module_of(std::vector<uint8_t>& bytes) {
-  return std::make_unique<Module>(
-      std::make_unique<BufferDataLoader>(bytes.data(), bytes.size()));
+  return std::make_unique<Module>(std::make_unique<BufferDataLoader>(bytes.data(), bytes.size()));
 }
 
 Error load_forward(Module& m) {
@@ -134,8 +132,7 @@ TEST_F(ModuleMemory, UntouchedPlannedPagesStayFree) {
   ASSERT_EQ(load_forward(*m), Error::Ok);
   std::vector<float> x{1, 2};
   int32_t sizes[1] = {2};
-  ::executorch::aten::TensorImpl impl(::executorch::aten::ScalarType::Float, 1, sizes,
-                                      x.data());
+  ::executorch::aten::TensorImpl impl(::executorch::aten::ScalarType::Float, 1, sizes, x.data());
   auto out = m->forward(EValue(::executorch::aten::Tensor(&impl)));
   ASSERT_TRUE(out.ok());
   EXPECT_EQ((*out)[0].toTensor().const_data_ptr<float>()[1], 4.0f);
@@ -211,7 +208,7 @@ TEST(MemoryBudget, ParsesSizesAndChargesAgainstTheLimit) {
     EXPECT_EQ(budget.used(), 100u);
     EXPECT_EQ(buffer->data()[39], 0);
   }
-  EXPECT_EQ(budget.used(), 60u);  // refunded
+  EXPECT_EQ(budget.used(), 60u); // refunded
   EXPECT_EQ(budget.charge(SIZE_MAX, "d"), Error::MemoryAllocationFailed);
 }
 
@@ -219,7 +216,7 @@ TEST(MemoryBudget, EnvironmentVariableSetsTheDefault) {
   ::setenv(MemoryBudget::kLimitEnv, "3M", 1);
   EXPECT_EQ(MemoryBudget::default_limit(), size_t(3) << 20);
   ::setenv(MemoryBudget::kLimitEnv, "lots", 1);
-  EXPECT_GT(MemoryBudget::default_limit(), size_t(3) << 20);  // ignored: physical
+  EXPECT_GT(MemoryBudget::default_limit(), size_t(3) << 20); // ignored: physical
   ::unsetenv(MemoryBudget::kLimitEnv);
 }
 

@@ -79,8 +79,8 @@ class ModuleSharedStateTest : public ::testing::Test {
   }
   std::unique_ptr<Module> make(bool share) {
     return std::make_unique<Module>(
-        std::make_unique<BufferDataLoader>(bytes_.data(), bytes_.size()), nullptr, nullptr,
-        nullptr, nullptr, share);
+        std::make_unique<BufferDataLoader>(bytes_.data(), bytes_.size()), nullptr, nullptr, nullptr,
+        nullptr, share);
   }
   std::vector<uint8_t> bytes_;
 };

@@ -95,8 +95,7 @@ TEST_F(ModuleTest, ForwardAdds) {
 
 TEST_F(ModuleTest, EveryLoadModeRuns) {
   for (auto mode : {Module::LoadMode::File, Module::LoadMode::Mmap,
-                    Module::LoadMode::MmapUseMlockIgnoreErrors,
-                    Module::LoadMode::MmapUseMadvise}) {
+                    Module::LoadMode::MmapUseMlockIgnoreErrors, Module::LoadMode::MmapUseMadvise}) {
     Module m(add_, mode);
     EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f) << static_cast<int>(mode);
   }
@@ -109,8 +108,7 @@ TEST_F(ModuleTest, LoaderAndProgramConstructors) {
   EXPECT_EQ(run_add(from_loader, 3.5f, -1.25f), 2.25f);
 
   std::ifstream f(add_, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(f)),
-                          std::istreambuf_iterator<char>());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   executorch::extension::BufferDataLoader buf(bytes.data(), bytes.size());
   auto program = Program::load(&buf);
   ASSERT_TRUE(program.ok());
@@ -123,9 +121,7 @@ TEST_F(ModuleTest, LoaderAndProgramConstructors) {
   EXPECT_EQ(run_add(shared, 3.5f, -1.25f), 2.25f);
 }
 
-std::string models(const char* rel) {
-  return std::string(ET_MODELS_DIR_DEFAULT) + "/" + rel;
-}
+std::string models(const char* rel) { return std::string(ET_MODELS_DIR_DEFAULT) + "/" + rel; }
 
 bool exists(const std::string& path) { return std::ifstream(path).good(); }
 
@@ -156,8 +152,8 @@ TEST_F(ModuleTest, DataMapFiles) {
   auto pte_loader = FileDataLoader::from(add_.c_str());
   auto ptd_loader = FileDataLoader::from(ptd.c_str());
   ASSERT_TRUE(pte_loader.ok() && ptd_loader.ok());
-  Module via_loaders(std::make_unique<FileDataLoader>(std::move(pte_loader.get())),
-                     nullptr, nullptr, nullptr,
+  Module via_loaders(std::make_unique<FileDataLoader>(std::move(pte_loader.get())), nullptr,
+                     nullptr, nullptr,
                      std::make_unique<FileDataLoader>(std::move(ptd_loader.get())));
   ASSERT_EQ(via_loaders.load(), Error::Ok);
   EXPECT_EQ(run_add(via_loaders, 3.5f, -1.25f), 2.25f);
@@ -172,8 +168,7 @@ class OptionsOnlyBackend final : public executorch::runtime::BackendInterface {
       executorch::runtime::ArrayRef<executorch::runtime::CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(executorch::runtime::BackendExecutionContext&,
-                executorch::runtime::DelegateHandle*,
+  Error execute(executorch::runtime::BackendExecutionContext&, executorch::runtime::DelegateHandle*,
                 executorch::runtime::Span<EValue*>) const override {
     return Error::NotSupported;
   }
@@ -269,8 +264,8 @@ TEST_F(ModuleTest, PrepareInputTensorsFillsOnes) {
     EXPECT_EQ(loaded->get_output(0).toTensor().const_data_ptr<float>()[0], 2.f);
   }
   float a = 3.5f, b = -1.25f;
-  std::vector<std::pair<char*, size_t>> bufs = {
-      {reinterpret_cast<char*>(&a), 4}, {reinterpret_cast<char*>(&b), 4}};
+  std::vector<std::pair<char*, size_t>> bufs = {{reinterpret_cast<char*>(&a), 4},
+                                                {reinterpret_cast<char*>(&b), 4}};
   auto cleanup = torch::executor::util::prepare_input_tensors(*loaded, {}, bufs);
   ASSERT_TRUE(cleanup.ok());
   ASSERT_EQ(loaded->execute(), Error::Ok);

@@ -34,9 +34,9 @@ TEST(SharedPtrDataLoaderTest, ServesViewsAndKeepsTheDataAlive) {
 }
 
 TEST(SharedPtrDataLoaderTest, LegacyAlias) {
-  static_assert(std::is_same<torch::executor::util::SharedPtrDataLoader,
-                             SharedPtrDataLoader>::value,
-                "torch::executor::util alias");
+  static_assert(
+      std::is_same<torch::executor::util::SharedPtrDataLoader, SharedPtrDataLoader>::value,
+      "torch::executor::util alias");
   std::shared_ptr<void> data(new char[1]{'x'}, [](void* p) { delete[] static_cast<char*>(p); });
   torch::executor::util::SharedPtrDataLoader loader(data, 1);
   EXPECT_EQ(*loader.size(), 1u);

@@ -60,8 +60,7 @@ TEST_F(TensorPtrTest, InitializerListsAndScalars) {
 }
 
 TEST_F(TensorPtrTest, CastsToRequestedType) {
-  auto t = ext::make_tensor_ptr({3}, std::vector<int32_t>{1, -2, 3}, {}, {},
-                                ScalarType::Float);
+  auto t = ext::make_tensor_ptr({3}, std::vector<int32_t>{1, -2, 3}, {}, {}, ScalarType::Float);
   EXPECT_EQ(t->scalar_type(), ScalarType::Float);
   EXPECT_EQ(t->const_data_ptr<float>()[1], -2.f);
   auto h = ext::make_tensor_ptr(std::vector<float>{0.5f, 2.f}, ScalarType::Half);
@@ -82,9 +81,11 @@ TEST_F(TensorPtrTest, RawPointerOverloadAndDeleterRunsOnce) {
   int calls = 0;
   void* seen = nullptr;
   {
-    auto owned = ext::make_tensor_ptr({4}, a.data(), ScalarType::Float,
-                                      TensorShapeDynamism::STATIC,
-                                      [&](void* p) { ++calls; seen = p; });
+    auto owned = ext::make_tensor_ptr({4}, a.data(), ScalarType::Float, TensorShapeDynamism::STATIC,
+                                      [&](void* p) {
+                                        ++calls;
+                                        seen = p;
+                                      });
     TensorPtr c1 = owned, c2 = owned;
     owned.reset();
     c1.reset();
@@ -155,8 +156,8 @@ TEST_F(TensorPtrTest, CloneIsDeepAndCasts) {
   auto ints = ext::make_tensor_ptr({2}, std::vector<int32_t>{7, -8});
   auto widened = ext::clone_tensor_ptr(ints, ScalarType::Long);
   EXPECT_EQ(widened->const_data_ptr<int64_t>()[1], -8);
-  auto cpu = ext::clone_tensor_ptr_to(src, executorch::aten::Device(
-                                               executorch::aten::DeviceType::CPU));
+  auto cpu =
+      ext::clone_tensor_ptr_to(src, executorch::aten::Device(executorch::aten::DeviceType::CPU));
   ASSERT_NE(cpu, nullptr);
   EXPECT_EQ(cpu->const_data_ptr<float>()[0], 100.f);
 }
@@ -250,9 +251,8 @@ TEST_F(TensorPtrTest, CastsTheDtypeRulesForbidAbort) {
   auto floats = ext::make_tensor_ptr({2}, std::vector<float>{1.5f, 2.5f});
   EXPECT_DEATH((void)ext::clone_tensor_ptr(floats, ScalarType::Int), "");
   EXPECT_DEATH((void)ext::clone_tensor_ptr(floats, ScalarType::Bool), "");
-  EXPECT_DEATH((void)ext::make_tensor_ptr({2}, std::vector<float>{1.f, 2.f}, {}, {},
-                                          ScalarType::Long),
-               "");
+  EXPECT_DEATH(
+      (void)ext::make_tensor_ptr({2}, std::vector<float>{1.f, 2.f}, {}, {}, ScalarType::Long), "");
   EXPECT_DEATH((void)ext::make_tensor_ptr(std::vector<int32_t>{1, 0}, ScalarType::Bool), "");
   // Allowed: widening, integral -> float, bool -> anything.
   auto flags = ext::make_tensor_ptr({2}, std::vector<uint8_t>{1, 0}, ScalarType::Bool);

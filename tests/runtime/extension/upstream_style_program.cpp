@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
   }
 
   Result<MethodMeta> method_meta = program->method_meta(method_name);
-  ET_CHECK_MSG(method_meta.ok(), "Failed to get method_meta for %s: 0x%" PRIx32,
-               method_name, (uint32_t)method_meta.error());
+  ET_CHECK_MSG(method_meta.ok(), "Failed to get method_meta for %s: 0x%" PRIx32, method_name,
+               (uint32_t)method_meta.error());
 
   MemoryAllocator method_allocator{
       MemoryAllocator(sizeof(method_allocator_pool), method_allocator_pool)};
@@ -72,8 +72,7 @@ int main(int argc, char** argv) {
   std::vector<Span<uint8_t>> planned_spans;
   size_t num_memory_planned_buffers = method_meta->num_memory_planned_buffers();
   for (size_t id = 0; id < num_memory_planned_buffers; ++id) {
-    size_t buffer_size =
-        static_cast<size_t>(method_meta->memory_planned_buffer_size(id).get());
+    size_t buffer_size = static_cast<size_t>(method_meta->memory_planned_buffer_size(id).get());
     planned_buffers.push_back(std::make_unique<uint8_t[]>(buffer_size));
     planned_spans.push_back({planned_buffers.back().get(), buffer_size});
   }

@@ -114,8 +114,7 @@ TEST_F(OperatorRegistryTest, LookupByKeyWithFallback) {
   ASSERT_EQ(register_kernels({fallback, 1}), Error::Ok);
   EXPECT_EQ(call(get_op_function_from_registry("apib::keyed.out", {long_meta, 1}).get()), 2);
   EXPECT_EQ(call(get_op_function_from_registry("apib::keyed.out", {float_meta, 1}).get()), 1);
-  EXPECT_EQ(get_op_function_from_registry("apib::missing.out").error(),
-            Error::OperatorMissing);
+  EXPECT_EQ(get_op_function_from_registry("apib::missing.out").error(), Error::OperatorMissing);
 }
 
 TEST_F(OperatorRegistryTest, LookupInAGivenKernelList) {
@@ -123,8 +122,7 @@ TEST_F(OperatorRegistryTest, LookupInAGivenKernelList) {
   TensorMeta meta[] = {TensorMeta(ScalarType::Int, Span<DimOrderType>(dims, 1))};
   const Kernel list[] = {Kernel("apib::listed.out", "v1/3;0", kernel_three),
                          Kernel("apib::listed.out", kernel_one)};
-  EXPECT_EQ(call(get_op_function_from_registry("apib::listed.out", {meta, 1}, {list, 2}).get()),
-            3);
+  EXPECT_EQ(call(get_op_function_from_registry("apib::listed.out", {meta, 1}, {list, 2}).get()), 3);
   EXPECT_EQ(call(get_op_function_from_registry("apib::listed.out", {}, {list, 2}).get()), 1);
   // Only the given list is searched, not the process-wide table.
   EXPECT_EQ(get_op_function_from_registry("apib::listed.out", {meta, 1}).error(),

@@ -8,8 +8,8 @@ namespace {
 
 using namespace kt;
 
-void expect_near_all(const std::vector<double>& got, const std::vector<double>& want,
-                     ScalarType t, const char* what) {
+void expect_near_all(const std::vector<double>& got, const std::vector<double>& want, ScalarType t,
+                     const char* what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_NEAR(got[i], want[i], 1e-6 + tolerance(t) * std::fabs(want[i]))
@@ -23,8 +23,7 @@ TEST(Activation, EluAndLeakyRelu) {
   for (ScalarType t : float_dtypes()) {
     auto x = tensor_of(t, {2, 3}, kX);
     auto out = out_of(t, {2, 3});
-    std::vector<EValue> e{x->tensor(), EValue(0.5), EValue(2.0), EValue(int64_t(3)),
-                          out->tensor()};
+    std::vector<EValue> e{x->tensor(), EValue(0.5), EValue(2.0), EValue(int64_t(3)), out->tensor()};
     ASSERT_EQ(call_out("aten::elu.out", e, *out), Error::Ok);
     std::vector<double> want;
     for (double v : kX) want.push_back(v > 0 ? 2 * v : 2 * 0.5 * (std::exp(3 * v) - 1));
@@ -85,12 +84,12 @@ TEST(Activation, Errors) {
   auto f = tensor_of(ScalarType::Float, {3}, {1, 2, 3});
   auto fo = out_of(ScalarType::Float, {3});
   std::vector<EValue> b{f->tensor(), EValue(int64_t(0)), fo->tensor()};
-  EXPECT_EQ(call_out("aten::glu.out", b, *fo), Error::InvalidArgument);  // odd size
+  EXPECT_EQ(call_out("aten::glu.out", b, *fo), Error::InvalidArgument); // odd size
   std::vector<EValue> c{f->tensor(), EValue(int64_t(1)), fo->tensor()};
-  EXPECT_EQ(call_out("aten::glu.out", c, *fo), Error::InvalidArgument);  // bad dim
+  EXPECT_EQ(call_out("aten::glu.out", c, *fo), Error::InvalidArgument); // bad dim
   auto d = out_of(ScalarType::Double, {3});
   std::vector<EValue> e{f->tensor(), EValue(1.0), EValue(1.0), EValue(1.0), d->tensor()};
-  EXPECT_EQ(call_out("aten::elu.out", e, *d), Error::InvalidArgument);  // dtype change
+  EXPECT_EQ(call_out("aten::elu.out", e, *d), Error::InvalidArgument); // dtype change
 }
 
 } // namespace

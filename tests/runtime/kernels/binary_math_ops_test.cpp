@@ -63,7 +63,7 @@ TEST(BinaryMath, IntegerTensorForms) {
       {"aten::minimum.out", [](double a, double b) { return std::min(a, b); }},
       {"aten::pow.Tensor_Tensor_out", [](double a, double b) { return std::pow(a, b); }},
   };
-  const std::vector<double> a{-7, -3, -1, 0, 2, 5};  // 5^3 fits int8
+  const std::vector<double> a{-7, -3, -1, 0, 2, 5}; // 5^3 fits int8
   for (const Op& op : ops) {
     for (ScalarType t : {ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long}) {
       check_tensor_op(op, t, a, {2, 3});
@@ -143,20 +143,20 @@ TEST(BinaryMath, Errors) {
   auto a = tensor_of(ScalarType::Int, {2}, {1, 2});
   auto z = tensor_of(ScalarType::Int, {2}, {1, 0});
   auto out = out_of(ScalarType::Int, {2});
-  for (const char* op : {"aten::remainder.Tensor_out", "aten::fmod.Tensor_out",
-                         "aten::floor_divide.out"}) {
+  for (const char* op :
+       {"aten::remainder.Tensor_out", "aten::fmod.Tensor_out", "aten::floor_divide.out"}) {
     std::vector<EValue> v{a->tensor(), z->tensor(), out->tensor()};
     EXPECT_EQ(call_out(op, v, *out), Error::InvalidArgument) << op;
   }
   auto f = tensor_of(ScalarType::Float, {2}, {1, 2});
-  std::vector<EValue> w{f->tensor(), a->tensor(), out->tensor()};  // float into int
+  std::vector<EValue> w{f->tensor(), a->tensor(), out->tensor()}; // float into int
   EXPECT_EQ(call_out("aten::maximum.out", w, *out), Error::InvalidArgument);
   auto b = tensor_of(ScalarType::Bool, {2}, {1, 0});
   auto bo = out_of(ScalarType::Bool, {2});
   std::vector<EValue> x{b->tensor(), b->tensor(), bo->tensor()};
   EXPECT_EQ(call_out("aten::pow.Tensor_Tensor_out", x, *bo), Error::InvalidArgument);
   auto c = tensor_of(ScalarType::Int, {3}, {1, 2, 3});
-  std::vector<EValue> y{a->tensor(), c->tensor(), out->tensor()};  // shapes
+  std::vector<EValue> y{a->tensor(), c->tensor(), out->tensor()}; // shapes
   EXPECT_EQ(call_out("aten::minimum.out", y, *out), Error::InvalidArgument);
 }
 

@@ -15,7 +15,7 @@ TEST(BinaryOps, AddFloatSameShapeAlphaInt) {
 TEST(BinaryOps, AddBroadcastAlphaDouble) {
   auto a = make<float>(ScalarType::Float, {2, 1}, {1, 2});
   auto b = make<float>(ScalarType::Float, {3}, {10, 20, 30});
-  auto o = out(ScalarType::Float, {3, 2});  // dynamic: resized to {2, 3}
+  auto o = out(ScalarType::Float, {3, 2}); // dynamic: resized to {2, 3}
   std::vector<EValue> v{a->tensor(), b->tensor(), EValue(0.5), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::add.out", v), Error::Ok);
   EXPECT_EQ(o->shape(), (std::vector<int32_t>{2, 3}));
@@ -33,14 +33,16 @@ TEST(BinaryOps, AddDoubleIntLong) {
   auto ia = make<int32_t>(ScalarType::Int, {4}, {1, -2, 3, 2147483647});
   auto ib = make<int32_t>(ScalarType::Int, {4}, {5, 5, -3, 1});
   auto io = out(ScalarType::Int, {4});
-  std::vector<EValue> v2{ia->tensor(), ib->tensor(), EValue(int64_t(3)), io->tensor(), io->tensor()};
+  std::vector<EValue> v2{ia->tensor(), ib->tensor(), EValue(int64_t(3)), io->tensor(),
+                         io->tensor()};
   ASSERT_EQ(call("aten::add.out", v2), Error::Ok);
-  EXPECT_EQ(io->values(), (std::vector<double>{16, 13, -6, -2147483646}));  // wraps
+  EXPECT_EQ(io->values(), (std::vector<double>{16, 13, -6, -2147483646})); // wraps
 
   auto la = make<int64_t>(ScalarType::Long, {2}, {int64_t(1) << 40, 7});
   auto lb = make<int32_t>(ScalarType::Int, {2}, {1, 2});
   auto lo = out(ScalarType::Long, {2});
-  std::vector<EValue> v3{la->tensor(), lb->tensor(), EValue(int64_t(1)), lo->tensor(), lo->tensor()};
+  std::vector<EValue> v3{la->tensor(), lb->tensor(), EValue(int64_t(1)), lo->tensor(),
+                         lo->tensor()};
   ASSERT_EQ(call("aten::add.out", v3), Error::Ok);
   EXPECT_EQ(lo->data<int64_t>()[0], (int64_t(1) << 40) + 1);
   EXPECT_EQ(lo->data<int64_t>()[1], 9);
@@ -127,7 +129,8 @@ TEST(BinaryOps, ScalarForms) {
   std::vector<EValue> v{a->tensor(), EValue(2.0), EValue(int64_t(3)), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::add.Scalar_out", v), Error::Ok);
   expect_close(o->values(), {7, 8, 9});
-  std::vector<EValue> v2{a->tensor(), EValue(int64_t(1)), EValue(int64_t(2)), o->tensor(), o->tensor()};
+  std::vector<EValue> v2{a->tensor(), EValue(int64_t(1)), EValue(int64_t(2)), o->tensor(),
+                         o->tensor()};
   ASSERT_EQ(call("aten::sub.Scalar_out", v2), Error::Ok);
   expect_close(o->values(), {-1, 0, 1});
   std::vector<EValue> v3{a->tensor(), EValue(-0.5), o->tensor(), o->tensor()};
@@ -214,10 +217,10 @@ TEST(BinaryOps, Failures) {
   EXPECT_EQ(call("aten::mul.out", v7), Error::InvalidArgument);
   // bool - bool
   auto bb = make<bool>(ScalarType::Bool, {1}, {true});
-  std::vector<EValue> v8{bb->tensor(), bb->tensor(), EValue(int64_t(1)), bb->tensor(), bb->tensor()};
+  std::vector<EValue> v8{bb->tensor(), bb->tensor(), EValue(int64_t(1)), bb->tensor(),
+                         bb->tensor()};
   EXPECT_EQ(call("aten::sub.out", v8), Error::InvalidArgument);
 }
-
 
 // Any dim order: channels-last and contiguous operands mixed, broadcast, and
 // a channels-last out; every value computed here in double.
@@ -225,8 +228,8 @@ TEST(BinaryOps, ChannelsLastOperandsInSeveralDtypes) {
   const std::vector<uint8_t> cl{0, 2, 3, 1};
   std::vector<double> av, bv{3, -2};
   for (int i = 0; i < 8; ++i) av.push_back(i - 3);
-  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::Double,
-                       ScalarType::Int, ScalarType::Char}) {
+  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::Double, ScalarType::Int,
+                       ScalarType::Char}) {
     auto a = tensor_of(t, {1, 2, 2, 2}, av, cl);
     auto b = tensor_of(t, {2, 1, 1}, bv);
     for (const char* op : {"aten::add.out", "aten::sub.out", "aten::mul.out"}) {
@@ -239,8 +242,7 @@ TEST(BinaryOps, ChannelsLastOperandsInSeveralDtypes) {
       std::vector<double> want;
       for (int i = 0; i < 8; ++i) {
         const double x = av[i], y = bv[i / 4];
-        want.push_back(n == "aten::add.out" ? x + 2 * y : n == "aten::sub.out" ? x - 2 * y
-                                                                              : x * y);
+        want.push_back(n == "aten::add.out" ? x + 2 * y : n == "aten::sub.out" ? x - 2 * y : x * y);
       }
       expect_close(logical(*o), want, tolerance(t));
     }

@@ -98,11 +98,16 @@ int64_t shift_ref(bool left, int bits, int64_t a, int64_t b) {
 // r narrowed to the integer dtype t as a C cast would.
 double narrow(ScalarType t, int64_t r) {
   switch (t) {
-    case ScalarType::Byte: return uint8_t(r);
-    case ScalarType::Char: return int8_t(r);
-    case ScalarType::Short: return int16_t(r);
-    case ScalarType::Int: return int32_t(r);
-    default: return double(r);
+    case ScalarType::Byte:
+      return uint8_t(r);
+    case ScalarType::Char:
+      return int8_t(r);
+    case ScalarType::Short:
+      return int16_t(r);
+    case ScalarType::Int:
+      return int32_t(r);
+    default:
+      return double(r);
   }
 }
 
@@ -116,8 +121,8 @@ TEST(Bitwise, ShiftsInEveryIntegerDtype) {
       const std::string op = left ? "aten::bitwise_left_shift" : "aten::bitwise_right_shift";
       auto out = out_of(t, {2, 3});
       const std::string tn = op + ".Tensor_out";
-      ASSERT_EQ(call_out(tn.c_str(), {a->tensor(), b->tensor(), out->tensor()}, *out),
-                Error::Ok) << tn << " " << dtype_name(t);
+      ASSERT_EQ(call_out(tn.c_str(), {a->tensor(), b->tensor(), out->tensor()}, *out), Error::Ok)
+          << tn << " " << dtype_name(t);
       std::vector<double> want;
       for (int i = 0; i < 6; ++i) {
         const int64_t r = shift_ref(left, bits, int64_t(av[i]), int64_t(bv[i]));
@@ -126,7 +131,8 @@ TEST(Bitwise, ShiftsInEveryIntegerDtype) {
       EXPECT_EQ(logical(*out), want) << tn << " " << dtype_name(t);
       const std::string sn = op + ".Tensor_Scalar_out";
       ASSERT_EQ(call_out(sn.c_str(), {a->tensor(), EValue(int64_t(2)), out->tensor()}, *out),
-                Error::Ok) << sn;
+                Error::Ok)
+          << sn;
       want.clear();
       for (double x : av) {
         const int64_t r = shift_ref(left, bits, int64_t(x), 2);
@@ -142,32 +148,30 @@ TEST(Bitwise, ShiftEdgesBroadcastAndChannelsLast) {
   auto a = tensor_of(ScalarType::Int, {2, 2}, {-8, 8, -1, 1});
   auto b = tensor_of(ScalarType::Long, {2}, {1, 40});
   auto out = out_of(ScalarType::Long, {2, 2});
-  ASSERT_EQ(call_out("aten::bitwise_right_shift.Tensor_out", {a->tensor(), b->tensor(),
-                                                              out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::bitwise_right_shift.Tensor_out",
+                     {a->tensor(), b->tensor(), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{-4, 0, -1, 0}));
-  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_out", {a->tensor(), b->tensor(),
-                                                             out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_out",
+                     {a->tensor(), b->tensor(), out->tensor()}, *out),
             Error::Ok);
-  EXPECT_EQ(logical(*out), (std::vector<double>{-16, double(int64_t(8) << 40), -2,
-                                                double(int64_t(1) << 40)}));
+  EXPECT_EQ(logical(*out),
+            (std::vector<double>{-16, double(int64_t(8) << 40), -2, double(int64_t(1) << 40)}));
   auto n = tensor_of(ScalarType::Char, {2}, {-3, 3});
   auto no = out_of(ScalarType::Char, {2});
-  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_Scalar_out", {n->tensor(),
-                                                                    EValue(int64_t(-1)),
-                                                                    no->tensor()}, *no),
+  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_Scalar_out",
+                     {n->tensor(), EValue(int64_t(-1)), no->tensor()}, *no),
             Error::Ok);
   EXPECT_EQ(logical(*no), (std::vector<double>{0, 0}));
-  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_Scalar_out", {n->tensor(),
-                                                                    EValue(int64_t(6)),
-                                                                    no->tensor()}, *no),
+  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_Scalar_out",
+                     {n->tensor(), EValue(int64_t(6)), no->tensor()}, *no),
             Error::Ok);
   EXPECT_EQ(logical(*no), (std::vector<double>{int8_t(-3 * 64), int8_t(3 * 64)}));
   const std::vector<uint8_t> cl{0, 2, 3, 1};
   auto c = tensor_of(ScalarType::Short, {1, 2, 1, 2}, {1, 2, 3, 4}, cl);
   auto co = out_of(ScalarType::Short, {1, 2, 1, 2}, cl);
-  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_out", {c->tensor(), c->tensor(),
-                                                             co->tensor()}, *co),
+  ASSERT_EQ(call_out("aten::bitwise_left_shift.Tensor_out",
+                     {c->tensor(), c->tensor(), co->tensor()}, *co),
             Error::Ok);
   EXPECT_EQ(logical(*co), (std::vector<double>{2, 8, 24, 64}));
 }
@@ -175,19 +179,18 @@ TEST(Bitwise, ShiftEdgesBroadcastAndChannelsLast) {
 TEST(Bitwise, ShiftErrors) {
   auto f = tensor_of(ScalarType::Float, {2}, {1, 2});
   auto fo = out_of(ScalarType::Float, {2});
-  EXPECT_EQ(call_out("aten::bitwise_left_shift.Tensor_out", {f->tensor(), f->tensor(),
-                                                             fo->tensor()}, *fo),
+  EXPECT_EQ(call_out("aten::bitwise_left_shift.Tensor_out",
+                     {f->tensor(), f->tensor(), fo->tensor()}, *fo),
             Error::InvalidArgument);
   auto b = tensor_of(ScalarType::Bool, {2}, {1, 0});
   auto bo = out_of(ScalarType::Bool, {2});
-  EXPECT_EQ(call_out("aten::bitwise_right_shift.Tensor_out", {b->tensor(), b->tensor(),
-                                                              bo->tensor()}, *bo),
+  EXPECT_EQ(call_out("aten::bitwise_right_shift.Tensor_out",
+                     {b->tensor(), b->tensor(), bo->tensor()}, *bo),
             Error::InvalidArgument);
   auto i = tensor_of(ScalarType::Int, {2}, {1, 2});
   auto io = out_of(ScalarType::Int, {2});
-  EXPECT_EQ(call_out("aten::bitwise_right_shift.Tensor_Scalar_out", {i->tensor(),
-                                                                     EValue(1.5),
-                                                                     io->tensor()}, *io),
+  EXPECT_EQ(call_out("aten::bitwise_right_shift.Tensor_Scalar_out",
+                     {i->tensor(), EValue(1.5), io->tensor()}, *io),
             Error::InvalidArgument);
 }
 

@@ -75,13 +75,13 @@ TEST(Clamp, Errors) {
   auto x = tensor_of(ScalarType::Int, {2}, {1, 2});
   auto out = out_of(ScalarType::Int, {2});
   std::vector<EValue> a{x->tensor(), EValue(), EValue(), out->tensor()};
-  EXPECT_EQ(call_out("aten::clamp.out", a, *out), Error::InvalidArgument);  // no bound
+  EXPECT_EQ(call_out("aten::clamp.out", a, *out), Error::InvalidArgument); // no bound
   std::vector<EValue> b{x->tensor(), EValue(0.5), EValue(), out->tensor()};
-  EXPECT_EQ(call_out("aten::clamp.out", b, *out), Error::InvalidArgument);  // float result
+  EXPECT_EQ(call_out("aten::clamp.out", b, *out), Error::InvalidArgument); // float result
   auto c8 = tensor_of(ScalarType::Char, {2}, {1, 2});
   auto o8 = out_of(ScalarType::Char, {2});
   std::vector<EValue> c{c8->tensor(), EValue(int64_t(300)), EValue(), o8->tensor()};
-  EXPECT_EQ(call_out("aten::clamp.out", c, *o8), Error::InvalidArgument);  // bound range
+  EXPECT_EQ(call_out("aten::clamp.out", c, *o8), Error::InvalidArgument); // bound range
   auto bl = tensor_of(ScalarType::Bool, {2}, {1, 0});
   auto bo = out_of(ScalarType::Bool, {2});
   std::vector<EValue> d{bl->tensor(), EValue(0.0), EValue(1.0), bo->tensor()};

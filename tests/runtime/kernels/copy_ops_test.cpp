@@ -18,7 +18,7 @@ TEST(Copy, OutBroadcastsAndConverts) {
 
 TEST(Copy, InPlaceWritesSelfAndReturnsIt) {
   for (ScalarType t : {ScalarType::Float, ScalarType::BFloat16, ScalarType::Long}) {
-    auto self = tensor_of(t, {2, 2}, {0, 0, 0, 0}, {1, 0});  // column-major
+    auto self = tensor_of(t, {2, 2}, {0, 0, 0, 0}, {1, 0}); // column-major
     auto src = tensor_of(ScalarType::Float, {2, 2}, {1, 2, 3, 4});
     auto other = out_of(t, {2, 2});
     std::vector<EValue> v{self->tensor(), src->tensor(), EValue(false), other->tensor()};

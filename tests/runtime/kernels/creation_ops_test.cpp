@@ -5,8 +5,8 @@ using namespace kt;
 
 TEST(CreationOps, ZerosOnesResizeWithinCapacity) {
   // A dynamic output of capacity 12 resized to (2, 3).
-  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::BFloat16,
-                       ScalarType::Long, ScalarType::Byte, ScalarType::Bool}) {
+  for (ScalarType t : {ScalarType::Float, ScalarType::Half, ScalarType::BFloat16, ScalarType::Long,
+                       ScalarType::Byte, ScalarType::Bool}) {
     auto o = out(t, {3, 4});
     std::memset(o->bytes.data(), 0x5a, o->bytes.size());
     IntListArg size({2, 3});
@@ -94,7 +94,7 @@ TEST(CreationOps, RandAndRandn) {
       ASSERT_LT(x, 1.0);
       sum += x;
     }
-    EXPECT_NEAR(sum / 4000, 0.5, 0.05);  // mean of U(0,1): sd of the mean ~0.005
+    EXPECT_NEAR(sum / 4000, 0.5, 0.05); // mean of U(0,1): sd of the mean ~0.005
     ASSERT_EQ(call("aten::randn.out", v), Error::Ok);
     double s1 = 0, s2 = 0;
     for (double x : o->values()) {

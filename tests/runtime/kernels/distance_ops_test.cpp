@@ -21,9 +21,10 @@ TEST(Distance, PdistEveryNorm) {
     auto self = tensor_of(t, {3, 2}, {0, 0, 3, 4, 6, 8});
     for (const auto& c : cases) {
       auto out = out_of(t, {1}, {}, 8);
-      ASSERT_EQ(call_out("aten::_pdist_forward.out", {self->tensor(), EValue(c.first),
-                                                     out->tensor()}, *out),
-                Error::Ok) << dtype_name(t) << " p=" << c.first;
+      ASSERT_EQ(call_out("aten::_pdist_forward.out",
+                         {self->tensor(), EValue(c.first), out->tensor()}, *out),
+                Error::Ok)
+          << dtype_name(t) << " p=" << c.first;
       EXPECT_EQ(out->shape(), (std::vector<int32_t>{3}));
       expect_close(logical(*out), c.second, tolerance(t), tolerance(t));
     }
@@ -31,8 +32,7 @@ TEST(Distance, PdistEveryNorm) {
   // One row: no pairs.
   auto one = tensor_of(ScalarType::Float, {1, 3}, {1, 2, 3});
   auto out = out_of(ScalarType::Float, {2});
-  ASSERT_EQ(call_out("aten::_pdist_forward.out", {one->tensor(), EValue(2.0), out->tensor()},
-                     *out),
+  ASSERT_EQ(call_out("aten::_pdist_forward.out", {one->tensor(), EValue(2.0), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(out->shape(), (std::vector<int32_t>{0}));
 }
@@ -41,15 +41,15 @@ TEST(Distance, CdistBroadcastsBatches) {
   auto x1 = tensor_of(ScalarType::Float, {1, 2, 2}, {0, 0, 1, 1});
   auto x2 = tensor_of(ScalarType::Float, {2, 3, 2}, {1, 0, 0, 2, 3, 4, 1, 1, 0, 0, 2, 2});
   auto out = out_of(ScalarType::Float, {2, 2, 3});
-  ASSERT_EQ(call_out("aten::_cdist_forward.out", {x1->tensor(), x2->tensor(), EValue(2.0),
-                                                 EValue(), out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::_cdist_forward.out",
+                     {x1->tensor(), x2->tensor(), EValue(2.0), EValue(), out->tensor()}, *out),
             Error::Ok);
   const double r2 = std::sqrt(2.0);
-  expect_close(logical(*out), {1, 2, 5, 1, r2, std::sqrt(13.0), r2, 0, std::sqrt(8.0), 0, r2,
-                               r2});
-  ASSERT_EQ(call_out("aten::_cdist_forward.out", {x1->tensor(), x2->tensor(), EValue(1.0),
-                                                 EValue(int64_t(1)), out->tensor()}, *out),
-            Error::Ok);
+  expect_close(logical(*out), {1, 2, 5, 1, r2, std::sqrt(13.0), r2, 0, std::sqrt(8.0), 0, r2, r2});
+  ASSERT_EQ(
+      call_out("aten::_cdist_forward.out",
+               {x1->tensor(), x2->tensor(), EValue(1.0), EValue(int64_t(1)), out->tensor()}, *out),
+      Error::Ok);
   expect_close(logical(*out), {1, 2, 7, 1, 2, 5, 2, 0, 4, 0, 2, 2});
 }
 
@@ -63,9 +63,10 @@ TEST(Distance, CdistChannelsLast) {
     auto x1 = tensor_of(t, {1, 2, 3, 2}, a, {0, 2, 3, 1});
     auto x2 = tensor_of(t, {2, 2, 2}, b);
     auto out = out_of(t, {1, 2, 3, 2}, {0, 2, 3, 1});
-    ASSERT_EQ(call_out("aten::_cdist_forward.out", {x1->tensor(), x2->tensor(), EValue(3.0),
-                                                   EValue(), out->tensor()}, *out),
-              Error::Ok) << dtype_name(t);
+    ASSERT_EQ(call_out("aten::_cdist_forward.out",
+                       {x1->tensor(), x2->tensor(), EValue(3.0), EValue(), out->tensor()}, *out),
+              Error::Ok)
+        << dtype_name(t);
     std::vector<double> want;
     for (int c = 0; c < 2; ++c)
       for (int i = 0; i < 3; ++i)
@@ -83,12 +84,10 @@ TEST(Distance, CdistChannelsLast) {
 TEST(Distance, Errors) {
   auto f = tensor_of(ScalarType::Float, {2, 2}, {1, 2, 3, 4});
   auto out = out_of(ScalarType::Float, {4});
-  EXPECT_EQ(call_out("aten::_pdist_forward.out", {f->tensor(), EValue(-1.0), out->tensor()},
-                     *out),
+  EXPECT_EQ(call_out("aten::_pdist_forward.out", {f->tensor(), EValue(-1.0), out->tensor()}, *out),
             Error::InvalidArgument);
   auto r3 = tensor_of(ScalarType::Float, {1, 2, 2}, {1, 2, 3, 4});
-  EXPECT_EQ(call_out("aten::_pdist_forward.out", {r3->tensor(), EValue(2.0), out->tensor()},
-                     *out),
+  EXPECT_EQ(call_out("aten::_pdist_forward.out", {r3->tensor(), EValue(2.0), out->tensor()}, *out),
             Error::InvalidArgument);
   auto i = tensor_of(ScalarType::Int, {2, 2}, {1, 2, 3, 4});
   auto io = out_of(ScalarType::Int, {1});
@@ -96,14 +95,14 @@ TEST(Distance, Errors) {
             Error::InvalidArgument);
   auto m3 = tensor_of(ScalarType::Float, {2, 3}, {1, 2, 3, 4, 5, 6});
   auto co = out_of(ScalarType::Float, {2, 2});
-  EXPECT_EQ(call_out("aten::_cdist_forward.out", {f->tensor(), m3->tensor(), EValue(2.0),
-                                                 EValue(), co->tensor()}, *co),
+  EXPECT_EQ(call_out("aten::_cdist_forward.out",
+                     {f->tensor(), m3->tensor(), EValue(2.0), EValue(), co->tensor()}, *co),
             Error::InvalidArgument);
   auto b3 = tensor_of(ScalarType::Float, {3, 2, 2}, std::vector<double>(12, 0));
   auto b2 = tensor_of(ScalarType::Float, {2, 2, 2}, std::vector<double>(8, 0));
   auto bo = out_of(ScalarType::Float, {3, 2, 2});
-  EXPECT_EQ(call_out("aten::_cdist_forward.out", {b3->tensor(), b2->tensor(), EValue(2.0),
-                                                 EValue(), bo->tensor()}, *bo),
+  EXPECT_EQ(call_out("aten::_cdist_forward.out",
+                     {b3->tensor(), b2->tensor(), EValue(2.0), EValue(), bo->tensor()}, *bo),
             Error::InvalidArgument);
 }
 

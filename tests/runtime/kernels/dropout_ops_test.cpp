@@ -30,7 +30,7 @@ TEST(Dropout, NoDropAndAllDropped) {
     EXPECT_EQ(logical(*mask), std::vector<double>(6, 1));
     ASSERT_EQ(dropout(*in, 0.0, EValue(true), *out, *mask), Error::Ok);
     EXPECT_EQ(logical(*out), iota_values(6));
-    ASSERT_EQ(dropout(*in, 1.0, EValue(), *out, *mask), Error::Ok);  // None: training
+    ASSERT_EQ(dropout(*in, 1.0, EValue(), *out, *mask), Error::Ok); // None: training
     EXPECT_EQ(logical(*out), std::vector<double>(6, 0));
     EXPECT_EQ(logical(*mask), std::vector<double>(6, 0));
   }

@@ -13,35 +13,65 @@ namespace kt {
 
 inline void put(ScalarType t, void* p, size_t i, double v) {
   switch (t) {
-    case ScalarType::Byte: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v); break;
-    case ScalarType::Char: static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v); break;
-    case ScalarType::Short: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); break;
-    case ScalarType::Int: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
-    case ScalarType::Long: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
-    case ScalarType::Half: static_cast<Half*>(p)[i] = Half(static_cast<float>(v)); break;
-    case ScalarType::Float: static_cast<float*>(p)[i] = static_cast<float>(v); break;
-    case ScalarType::Double: static_cast<double*>(p)[i] = v; break;
-    case ScalarType::Bool: static_cast<bool*>(p)[i] = v != 0; break;
+    case ScalarType::Byte:
+      static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v);
+      break;
+    case ScalarType::Char:
+      static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v);
+      break;
+    case ScalarType::Short:
+      static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v);
+      break;
+    case ScalarType::Int:
+      static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v);
+      break;
+    case ScalarType::Long:
+      static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v);
+      break;
+    case ScalarType::Half:
+      static_cast<Half*>(p)[i] = Half(static_cast<float>(v));
+      break;
+    case ScalarType::Float:
+      static_cast<float*>(p)[i] = static_cast<float>(v);
+      break;
+    case ScalarType::Double:
+      static_cast<double*>(p)[i] = v;
+      break;
+    case ScalarType::Bool:
+      static_cast<bool*>(p)[i] = v != 0;
+      break;
     case ScalarType::BFloat16:
       static_cast<BFloat16*>(p)[i] = BFloat16(static_cast<float>(v));
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
 inline double get(ScalarType t, const void* p, size_t i) {
   switch (t) {
-    case ScalarType::Byte: return static_cast<const uint8_t*>(p)[i];
-    case ScalarType::Char: return static_cast<const int8_t*>(p)[i];
-    case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
-    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
-    case ScalarType::Long: return static_cast<double>(static_cast<const int64_t*>(p)[i]);
-    case ScalarType::Half: return float(static_cast<const Half*>(p)[i]);
-    case ScalarType::Float: return static_cast<const float*>(p)[i];
-    case ScalarType::Double: return static_cast<const double*>(p)[i];
-    case ScalarType::Bool: return static_cast<const bool*>(p)[i] ? 1 : 0;
-    case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(p)[i]);
-    default: return NAN;
+    case ScalarType::Byte:
+      return static_cast<const uint8_t*>(p)[i];
+    case ScalarType::Char:
+      return static_cast<const int8_t*>(p)[i];
+    case ScalarType::Short:
+      return static_cast<const int16_t*>(p)[i];
+    case ScalarType::Int:
+      return static_cast<const int32_t*>(p)[i];
+    case ScalarType::Long:
+      return static_cast<double>(static_cast<const int64_t*>(p)[i]);
+    case ScalarType::Half:
+      return float(static_cast<const Half*>(p)[i]);
+    case ScalarType::Float:
+      return static_cast<const float*>(p)[i];
+    case ScalarType::Double:
+      return static_cast<const double*>(p)[i];
+    case ScalarType::Bool:
+      return static_cast<const bool*>(p)[i] ? 1 : 0;
+    case ScalarType::BFloat16:
+      return float(static_cast<const BFloat16*>(p)[i]);
+    default:
+      return NAN;
   }
 }
 
@@ -87,8 +117,8 @@ inline std::unique_ptr<TT> out_of(ScalarType t, std::vector<int32_t> sizes,
   if (!big.empty() && rest > 0 && static_cast<size_t>(big[0]) * rest < cap) {
     big[0] = static_cast<int32_t>((cap + rest - 1) / rest);
   }
-  auto r = std::make_unique<TT>(t, big, 0, TensorShapeDynamism::DYNAMIC_BOUND,
-                                std::move(dim_order));
+  auto r =
+      std::make_unique<TT>(t, big, 0, TensorShapeDynamism::DYNAMIC_BOUND, std::move(dim_order));
   EXPECT_EQ(r->impl->internal_resize_contiguous(
                 ::executorch::runtime::ArrayRef<int32_t>(sizes.data(), sizes.size())),
             Error::Ok);
@@ -111,25 +141,28 @@ inline double as_dtype(ScalarType t, double v) {
 
 // The dtypes the portable kernels compute with.
 inline std::vector<ScalarType> all_dtypes() {
-  return {ScalarType::Byte,  ScalarType::Char,  ScalarType::Short,    ScalarType::Int,
-          ScalarType::Long,  ScalarType::Half,  ScalarType::BFloat16, ScalarType::Float,
+  return {ScalarType::Byte,   ScalarType::Char, ScalarType::Short,    ScalarType::Int,
+          ScalarType::Long,   ScalarType::Half, ScalarType::BFloat16, ScalarType::Float,
           ScalarType::Double, ScalarType::Bool};
 }
 inline std::vector<ScalarType> float_dtypes() {
   return {ScalarType::Half, ScalarType::BFloat16, ScalarType::Float, ScalarType::Double};
 }
 inline std::vector<ScalarType> int_dtypes() {
-  return {ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int,
-          ScalarType::Long};
+  return {ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long};
 }
 
 // Relative tolerance of a dtype's rounding.
 inline double tolerance(ScalarType t) {
   switch (t) {
-    case ScalarType::Half: return 1e-3;
-    case ScalarType::BFloat16: return 8e-3;
-    case ScalarType::Float: return 1e-6;
-    default: return 1e-12;
+    case ScalarType::Half:
+      return 1e-3;
+    case ScalarType::BFloat16:
+      return 8e-3;
+    case ScalarType::Float:
+      return 1e-6;
+    default:
+      return 1e-12;
   }
 }
 

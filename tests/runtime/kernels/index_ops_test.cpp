@@ -97,15 +97,15 @@ TEST(IndexPut, OutAndInPlaceWithAccumulate) {
   auto self = tensor_of(ScalarType::Float, {3, 2}, iota(6));
   auto idx = tensor_of(ScalarType::Long, {3}, {2, 0, 2});
   OptList l({idx.get()});
-  auto vals = tensor_of(ScalarType::Float, {2}, {10, 20});  // broadcast over [3, 2]
+  auto vals = tensor_of(ScalarType::Float, {2}, {10, 20}); // broadcast over [3, 2]
   auto out = out_of(ScalarType::Float, {3, 2});
   std::vector<EValue> v{self->tensor(), l.ev(), vals->tensor(), EValue(false), out->tensor()};
   ASSERT_EQ(call_out("aten::index_put.out", v, *out), Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{10, 20, 2, 3, 10, 20}));
-  EXPECT_EQ(logical(*self), iota(6));  // self untouched
+  EXPECT_EQ(logical(*self), iota(6)); // self untouched
   std::vector<EValue> a{self->tensor(), l.ev(), vals->tensor(), EValue(true), out->tensor()};
   ASSERT_EQ(call_out("aten::index_put.out", a, *out), Error::Ok);
-  EXPECT_EQ(logical(*out), (std::vector<double>{10, 21, 2, 3, 24, 45}));  // row 2 twice
+  EXPECT_EQ(logical(*out), (std::vector<double>{10, 21, 2, 3, 24, 45})); // row 2 twice
   // In place, the KV-cache pattern: cache[:, :, pos] = new.
   auto cache = tensor_of(ScalarType::Float, {1, 2, 4, 2}, std::vector<double>(16, 0));
   auto pos = tensor_of(ScalarType::Long, {1}, {3});
@@ -168,7 +168,7 @@ TEST(Index, Errors) {
   std::vector<EValue> e{self->tensor(), EValue(int64_t(1)), gi->tensor(), EValue(false),
                         go->tensor()};
   EXPECT_EQ(call_out("aten::gather.out", e, *go), Error::InvalidArgument);
-  auto vals = tensor_of(ScalarType::Float, {3}, {1, 2, 3});  // does not broadcast to [1, 2]
+  auto vals = tensor_of(ScalarType::Float, {3}, {1, 2, 3}); // does not broadcast to [1, 2]
   std::vector<EValue> f{self->tensor(), l.ev(), vals->tensor(), EValue(false), self->tensor()};
   OptList ok({i0.get()});
   f[1] = ok.ev();

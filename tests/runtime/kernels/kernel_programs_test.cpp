@@ -40,11 +40,14 @@ size_t elem_size(Dtype d) {
   switch (d) {
     case Dtype::Byte:
     case Dtype::Char:
-    case Dtype::Bool: return 1;
+    case Dtype::Bool:
+      return 1;
     case Dtype::Int:
-    case Dtype::Float: return 4;
+    case Dtype::Float:
+      return 4;
     case Dtype::Long:
-    case Dtype::Double: return 8;
+    case Dtype::Double:
+      return 8;
   }
   return 8;
 }
@@ -131,15 +134,20 @@ struct Ran {
 double load_elem(const Tensor& t, size_t k) {
   const void* p = t.const_data_ptr();
   switch (t.scalar_type()) {
-    case ScalarType::Float: return static_cast<const float*>(p)[k];
-    case ScalarType::Double: return static_cast<const double*>(p)[k];
-    case ScalarType::Int: return static_cast<const int32_t*>(p)[k];
-    case ScalarType::Long: return double(static_cast<const int64_t*>(p)[k]);
-    case ScalarType::Bool: return static_cast<const bool*>(p)[k] ? 1 : 0;
-    default: return NAN;
+    case ScalarType::Float:
+      return static_cast<const float*>(p)[k];
+    case ScalarType::Double:
+      return static_cast<const double*>(p)[k];
+    case ScalarType::Int:
+      return static_cast<const int32_t*>(p)[k];
+    case ScalarType::Long:
+      return double(static_cast<const int64_t*>(p)[k]);
+    case ScalarType::Bool:
+      return static_cast<const bool*>(p)[k] ? 1 : 0;
+    default:
+      return NAN;
   }
 }
-
 
 // Serializes, loads, sets the inputs, executes and copies the outputs out.
 Ran run(Prog& p, const std::vector<In>& ins) {
@@ -274,7 +282,7 @@ TEST(KernelPrograms, BinaryWrongOutDtypeFails) {
   Prog p;
   const int32_t x = p.input(Dtype::Float, {3});
   const int32_t y = p.input(Dtype::Float, {3});
-  const int32_t out = p.output(Dtype::Int, {3});  // float result into int32
+  const int32_t out = p.output(Dtype::Int, {3}); // float result into int32
   p.call("aten::add", "out", {x, y, p.i(1), out, out});
   expect_exec_error(p, {f32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})});
 }
@@ -297,8 +305,8 @@ TEST(KernelPrograms, MmAddmmLinearBmm) {
   p.call("aten::addmm", "out", {bias, a, b, p.d(0.5), p.i(2), addmm, addmm});
   p.call("aten::linear", "out", {a, w, bias, lin, lin});
   p.call("aten::bmm", "out", {pa, qb, bmm, bmm});
-  const auto av = seq(6, 1, 1), bv = seq(12, 0.5, -1), wv = seq(12, 0.25, -1),
-             pv = seq(12, 1, -5), qv = seq(12, 0.5);
+  const auto av = seq(6, 1, 1), bv = seq(12, 0.5, -1), wv = seq(12, 0.25, -1), pv = seq(12, 1, -5),
+             qv = seq(12, 0.5);
   const std::vector<float> biasv{1, -1, 2, -2};
   const Ran r = run(p, {f32({2, 3}, av), f32({3, 4}, bv), f32({4}, biasv), f32({4, 3}, wv),
                         f32({2, 2, 3}, pv), f32({2, 3, 2}, qv)});
@@ -394,12 +402,12 @@ TEST(KernelPrograms, SoftmaxAndLogSoftmax) {
   const Ran r = run(p, {f32({2, 3}, xv)});
   ASSERT_EQ(r.exec, Error::Ok);
   std::vector<double> wsm(6), wlsm(6);
-  for (int i = 0; i < 2; ++i) {  // softmax over dim 1
+  for (int i = 0; i < 2; ++i) { // softmax over dim 1
     double s = 0;
     for (int j = 0; j < 3; ++j) s += std::exp(double(xv[i * 3 + j]));
     for (int j = 0; j < 3; ++j) wsm[i * 3 + j] = std::exp(double(xv[i * 3 + j])) / s;
   }
-  for (int j = 0; j < 3; ++j) {  // log_softmax over dim 0
+  for (int j = 0; j < 3; ++j) { // log_softmax over dim 0
     const double lse = std::log(std::exp(double(xv[j])) + std::exp(double(xv[3 + j])));
     for (int i = 0; i < 2; ++i) wlsm[i * 3 + j] = xv[i * 3 + j] - lse;
   }
@@ -619,8 +627,8 @@ TEST(KernelPrograms, WhereSelfBroadcasts) {
   const int32_t b = p.input(Dtype::Float, {3});
   const int32_t out = p.output(Dtype::Float, {2, 3});
   p.call("aten::where", "self_out", {c, a, b, out, out});
-  const Ran r = run(p, {boolean({2, 1}, {1, 0}), f32({2, 3}, seq(6, 1, 1)),
-                        f32({3}, {-1, -2, -3})});
+  const Ran r =
+      run(p, {boolean({2, 1}, {1, 0}), f32({2, 3}, seq(6, 1, 1)), f32({3}, {-1, -2, -3})});
   ASSERT_EQ(r.exec, Error::Ok);
   expect_exact(r.outs[0], ScalarType::Float, {2, 3}, {1, 2, 3, -1, -2, -3}, "where");
 }
@@ -669,8 +677,8 @@ TEST(KernelPrograms, Convolution2dStridePaddingGroups) {
   const int32_t bias = p.input(Dtype::Float, {4});
   const int32_t out = p.output(Dtype::Float, {1, 4, 3, 3});
   p.call("aten::convolution", "out",
-         {x, w, bias, p.ints({2, 2}), p.ints({1, 1}), p.ints({1, 1}), p.b(false),
-          p.ints({0, 0}), p.i(2), out, out});
+         {x, w, bias, p.ints({2, 2}), p.ints({1, 1}), p.ints({1, 1}), p.b(false), p.ints({0, 0}),
+          p.i(2), out, out});
   std::vector<float> xv, wv;
   for (int k = 0; k < 100; ++k) xv.push_back(float(((k * 5) % 13) - 6) * 0.25f);
   for (int k = 0; k < 72; ++k) wv.push_back(float(((k * 3) % 7) - 3) * 0.5f);
@@ -679,7 +687,7 @@ TEST(KernelPrograms, Convolution2dStridePaddingGroups) {
   ASSERT_EQ(r.exec, Error::Ok);
   std::vector<double> want;
   for (int oc = 0; oc < 4; ++oc) {
-    const int g = oc / 2;  // 2 output channels per group
+    const int g = oc / 2; // 2 output channels per group
     for (int oh = 0; oh < 3; ++oh) {
       for (int ow = 0; ow < 3; ++ow) {
         double s = bv[oc];
@@ -765,14 +773,14 @@ TEST(KernelPrograms, AvgPool2d) {
   const int32_t excl = p.output(Dtype::Float, {1, 1, 4, 4});
   const int32_t divo = p.output(Dtype::Float, {1, 1, 2, 2});
   p.call("aten::avg_pool2d", "out",
-         {x, p.ints({3, 3}), p.ints({1, 1}), p.ints({1, 1}), p.b(false), p.b(true), p.none(),
-          incl, incl});
+         {x, p.ints({3, 3}), p.ints({1, 1}), p.ints({1, 1}), p.b(false), p.b(true), p.none(), incl,
+          incl});
   p.call("aten::avg_pool2d", "out",
-         {x, p.ints({3, 3}), p.ints({1, 1}), p.ints({1, 1}), p.b(false), p.b(false), p.none(),
-          excl, excl});
+         {x, p.ints({3, 3}), p.ints({1, 1}), p.ints({1, 1}), p.b(false), p.b(false), p.none(), excl,
+          excl});
   p.call("aten::avg_pool2d", "out",
-         {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.b(false), p.b(true), p.i(2),
-          divo, divo});
+         {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.b(false), p.b(true), p.i(2), divo,
+          divo});
   const auto xv = seq(16, 0.5);
   const Ran r = run(p, {f32({1, 1, 4, 4}, xv)});
   ASSERT_EQ(r.exec, Error::Ok);
@@ -813,12 +821,13 @@ TEST(KernelPrograms, AvgPoolIntegerInputFails) {
   const int32_t x = p.input(Dtype::Long, {1, 1, 2, 2});
   const int32_t out = p.output(Dtype::Long, {1, 1, 1, 1});
   p.call("aten::avg_pool2d", "out",
-         {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.b(false), p.b(true), p.none(),
-          out, out});
+         {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.b(false), p.b(true), p.none(), out,
+          out});
   expect_exec_error(p, {i64({1, 1, 2, 2}, {1, 2, 3, 4})});
 }
 
-// ---- batch norm (inference) -----------------------------------------------------------------------
+// ---- batch norm (inference)
+// -----------------------------------------------------------------------
 
 TEST(KernelPrograms, NativeBatchNormLegitNoTraining) {
   Prog p;
@@ -834,15 +843,15 @@ TEST(KernelPrograms, NativeBatchNormLegitNoTraining) {
          {x, w, b, rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1, o2})});
   const auto xv = seq(24, 0.5, -5);
   const std::vector<float> wv{1, 2, 0.5f}, bv{0, -1, 1}, rmv{0.5f, -1, 2}, rvv{1, 4, 0.25f};
-  const Ran r = run(p, {f32({2, 3, 2, 2}, xv), f32({3}, wv), f32({3}, bv), f32({3}, rmv),
-                        f32({3}, rvv)});
+  const Ran r =
+      run(p, {f32({2, 3, 2, 2}, xv), f32({3}, wv), f32({3}, bv), f32({3}, rmv), f32({3}, rvv)});
   ASSERT_EQ(r.exec, Error::Ok);
   std::vector<double> want;
   for (int n = 0; n < 2; ++n)
     for (int c = 0; c < 3; ++c)
       for (int k = 0; k < 4; ++k)
-        want.push_back((xv[(n * 3 + c) * 4 + k] - double(rmv[c])) / std::sqrt(rvv[c] + 1e-5) *
-                           wv[c] + bv[c]);
+        want.push_back(
+            (xv[(n * 3 + c) * 4 + k] - double(rmv[c])) / std::sqrt(rvv[c] + 1e-5) * wv[c] + bv[c]);
   expect_close(r.outs[0], {2, 3, 2, 2}, want, "batch_norm");
 }
 
@@ -854,8 +863,9 @@ TEST(KernelPrograms, BatchNormIntegerInputFails) {
   const int32_t out = p.output(Dtype::Int, {1, 2, 1, 1});
   const int32_t o1 = p.tensor(Dtype::Int, {0});
   const int32_t o2 = p.tensor(Dtype::Int, {0});
-  p.call("aten::_native_batch_norm_legit_no_training", "out",
-         {x, p.none(), p.none(), rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1, o2})});
+  p.call(
+      "aten::_native_batch_norm_legit_no_training", "out",
+      {x, p.none(), p.none(), rm, rv, p.d(0.1), p.d(1e-5), out, o1, o2, p.tensors({out, o1, o2})});
   expect_exec_error(p, {i32({1, 2, 1, 1}, {1, 2}), f32({2}, {0, 0}), f32({2}, {1, 1})});
 }
 
@@ -878,9 +888,9 @@ TEST(KernelPrograms, MultiOutputOpsNeedTheReturnedTupleAsOneList) {
     const int32_t x = p.input(Dtype::Float, {1, 1, 2, 2});
     const int32_t out = p.output(Dtype::Float, {1, 1, 1, 1});
     const int32_t ind = p.tensor(Dtype::Long, {1, 1, 1, 1});
-    p.call("aten::max_pool2d_with_indices", "out",
-           {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.ints({1, 1}), p.b(false), out,
-            ind});
+    p.call(
+        "aten::max_pool2d_with_indices", "out",
+        {x, p.ints({2, 2}), p.ints({2, 2}), p.ints({0, 0}), p.ints({1, 1}), p.b(false), out, ind});
     expect_exec_error(p, {f32({1, 1, 2, 2}, {1, 2, 3, 4})});
   }
   {
@@ -898,7 +908,8 @@ TEST(KernelPrograms, MultiOutputOpsNeedTheReturnedTupleAsOneList) {
   }
 }
 
-// ---- prim ops -------------------------------------------------------------------------------------
+// ---- prim ops
+// -------------------------------------------------------------------------------------
 
 TEST(KernelPrograms, SymSizeAndPrimAddChain) {
   Prog p;
@@ -917,8 +928,8 @@ TEST(KernelPrograms, SymSizeAndPrimAddChain) {
   const Ran r = run(p, {f32({3, 5}, xv)});
   ASSERT_EQ(r.exec, Error::Ok);
   ASSERT_EQ(r.outs.size(), 2u);
-  expect_exact(r.outs[0], ScalarType::Float, {15},
-               std::vector<double>(xv.begin(), xv.end()), "view_copy(sym numel)");
+  expect_exact(r.outs[0], ScalarType::Float, {15}, std::vector<double>(xv.begin(), xv.end()),
+               "view_copy(sym numel)");
   EXPECT_FALSE(r.outs[1].is_tensor);
   EXPECT_EQ(r.outs[1].i, 3 + 5);
 }

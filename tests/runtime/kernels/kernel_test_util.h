@@ -39,20 +39,20 @@ struct TT {
   ScalarType dtype;
 
   TT(ScalarType t, std::vector<int32_t> s, size_t capacity_elems = 0,
-     TensorShapeDynamism dyn = TensorShapeDynamism::DYNAMIC_BOUND,
-     std::vector<uint8_t> order = {})
+     TensorShapeDynamism dyn = TensorShapeDynamism::DYNAMIC_BOUND, std::vector<uint8_t> order = {})
       : sizes(std::move(s)), dim_order(std::move(order)), dtype(t) {
     size_t n = 1;
     for (int32_t v : sizes) n *= static_cast<size_t>(v);
     if (capacity_elems > n) n = capacity_elems;
     bytes.resize(n * ::executorch::runtime::elementSize(t) + 8);
-    impl.reset(new TensorImpl(t, static_cast<ssize_t>(sizes.size()), sizes.data(),
-                              bytes.data(), dim_order.empty() ? nullptr : dim_order.data(),
-                              nullptr, dyn));
+    impl.reset(new TensorImpl(t, static_cast<ssize_t>(sizes.size()), sizes.data(), bytes.data(),
+                              dim_order.empty() ? nullptr : dim_order.data(), nullptr, dyn));
   }
   Tensor tensor() const { return Tensor(impl.get()); }
   template <typename T>
-  T* data() { return reinterpret_cast<T*>(bytes.data()); }
+  T* data() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
   template <typename T>
   void set(const std::vector<T>& v) {
     for (size_t i = 0; i < v.size(); ++i) reinterpret_cast<T*>(bytes.data())[i] = v[i];
@@ -64,17 +64,39 @@ struct TT {
     const void* p = bytes.data();
     for (size_t i = 0; i < n; ++i) {
       switch (dtype) {
-        case ScalarType::Float: r.push_back(static_cast<const float*>(p)[i]); break;
-        case ScalarType::Double: r.push_back(static_cast<const double*>(p)[i]); break;
-        case ScalarType::Int: r.push_back(static_cast<const int32_t*>(p)[i]); break;
-        case ScalarType::Long: r.push_back(static_cast<double>(static_cast<const int64_t*>(p)[i])); break;
-        case ScalarType::Short: r.push_back(static_cast<const int16_t*>(p)[i]); break;
-        case ScalarType::Char: r.push_back(static_cast<const int8_t*>(p)[i]); break;
-        case ScalarType::Byte: r.push_back(static_cast<const uint8_t*>(p)[i]); break;
-        case ScalarType::Bool: r.push_back(static_cast<const bool*>(p)[i] ? 1 : 0); break;
-        case ScalarType::Half: r.push_back(float(static_cast<const Half*>(p)[i])); break;
-        case ScalarType::BFloat16: r.push_back(float(static_cast<const BFloat16*>(p)[i])); break;
-        default: r.push_back(NAN); break;
+        case ScalarType::Float:
+          r.push_back(static_cast<const float*>(p)[i]);
+          break;
+        case ScalarType::Double:
+          r.push_back(static_cast<const double*>(p)[i]);
+          break;
+        case ScalarType::Int:
+          r.push_back(static_cast<const int32_t*>(p)[i]);
+          break;
+        case ScalarType::Long:
+          r.push_back(static_cast<double>(static_cast<const int64_t*>(p)[i]));
+          break;
+        case ScalarType::Short:
+          r.push_back(static_cast<const int16_t*>(p)[i]);
+          break;
+        case ScalarType::Char:
+          r.push_back(static_cast<const int8_t*>(p)[i]);
+          break;
+        case ScalarType::Byte:
+          r.push_back(static_cast<const uint8_t*>(p)[i]);
+          break;
+        case ScalarType::Bool:
+          r.push_back(static_cast<const bool*>(p)[i] ? 1 : 0);
+          break;
+        case ScalarType::Half:
+          r.push_back(float(static_cast<const Half*>(p)[i]));
+          break;
+        case ScalarType::BFloat16:
+          r.push_back(float(static_cast<const BFloat16*>(p)[i]));
+          break;
+        default:
+          r.push_back(NAN);
+          break;
       }
     }
     return r;
@@ -107,8 +129,8 @@ struct IntListArg {
     scratch.resize(v.size() + 1);
   }
   EValue ev() {
-    return EValue(BoxedEvalueList<int64_t>(ptrs.data(), scratch.data(),
-                                           static_cast<int>(ptrs.size())));
+    return EValue(
+        BoxedEvalueList<int64_t>(ptrs.data(), scratch.data(), static_cast<int>(ptrs.size())));
   }
 };
 
@@ -124,8 +146,8 @@ struct TensorListArg {
     for (size_t i = 0; i <= ts.size(); ++i) scratch.emplace_back(nullptr);
   }
   EValue ev() {
-    return EValue(BoxedEvalueList<Tensor>(ptrs.data(), scratch.data(),
-                                          static_cast<int>(ptrs.size())));
+    return EValue(
+        BoxedEvalueList<Tensor>(ptrs.data(), scratch.data(), static_cast<int>(ptrs.size())));
   }
 };
 

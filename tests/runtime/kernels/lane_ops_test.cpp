@@ -69,7 +69,7 @@ TEST(AnyCumsum, Errors) {
   auto b = out_of(ScalarType::Bool, {1});
   std::vector<EValue> c{x->tensor(), EValue(int64_t(2)), EValue(false), b->tensor()};
   EXPECT_EQ(call_out("aten::any.out", c, *b), Error::InvalidArgument);
-  auto i32 = out_of(ScalarType::Int, {2});  // int input sums to int64 without dtype
+  auto i32 = out_of(ScalarType::Int, {2}); // int input sums to int64 without dtype
   std::vector<EValue> d{x->tensor(), EValue(int64_t(0)), EValue(), i32->tensor()};
   EXPECT_EQ(call_out("aten::cumsum.out", d, *i32), Error::InvalidArgument);
   std::vector<EValue> e{x->tensor(), EValue(int64_t(0)), EValue(int64_t(1000)), i32->tensor()};

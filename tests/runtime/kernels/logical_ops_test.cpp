@@ -8,8 +8,8 @@ using namespace kt;
 
 TEST(Logical, NotInEveryDtypeIntoBoolAndFloat) {
   for (ScalarType t : all_dtypes()) {
-    const std::vector<double> v = t == ScalarType::Bool ? std::vector<double>{0, 1, 1}
-                                                        : std::vector<double>{0, 2, 1};
+    const std::vector<double> v =
+        t == ScalarType::Bool ? std::vector<double>{0, 1, 1} : std::vector<double>{0, 2, 1};
     auto in = tensor_of(t, {3}, v);
     for (ScalarType ot : {ScalarType::Bool, ScalarType::Float, ScalarType::Long}) {
       auto out = out_of(ot, {3});
@@ -33,9 +33,9 @@ TEST(Logical, BinaryOpsBroadcastAcrossDtypes) {
     std::vector<double> want;
   };
   // a != 0: {0,1,0,1}; b != 0 broadcast: {0,1,0,1}.
-  for (const Case& c : {Case{"aten::logical_and.out", {0, 1, 0, 1}},
-                        Case{"aten::logical_or.out", {0, 1, 0, 1}},
-                        Case{"aten::logical_xor.out", {0, 0, 0, 0}}}) {
+  for (const Case& c :
+       {Case{"aten::logical_and.out", {0, 1, 0, 1}}, Case{"aten::logical_or.out", {0, 1, 0, 1}},
+        Case{"aten::logical_xor.out", {0, 0, 0, 0}}}) {
     auto out = out_of(ScalarType::Bool, {2, 2});
     std::vector<EValue> v{a->tensor(), b->tensor(), out->tensor()};
     ASSERT_EQ(call_out(c.name, v, *out), Error::Ok) << c.name;
@@ -44,9 +44,9 @@ TEST(Logical, BinaryOpsBroadcastAcrossDtypes) {
   auto x = tensor_of(ScalarType::Bool, {4}, {0, 1, 0, 1});
   auto y = tensor_of(ScalarType::Bool, {4}, {0, 0, 1, 1});
   auto out = out_of(ScalarType::Byte, {4});
-  for (const Case& c : {Case{"aten::logical_and.out", {0, 0, 0, 1}},
-                        Case{"aten::logical_or.out", {0, 1, 1, 1}},
-                        Case{"aten::logical_xor.out", {0, 1, 1, 0}}}) {
+  for (const Case& c :
+       {Case{"aten::logical_and.out", {0, 0, 0, 1}}, Case{"aten::logical_or.out", {0, 1, 1, 1}},
+        Case{"aten::logical_xor.out", {0, 1, 1, 0}}}) {
     std::vector<EValue> v{x->tensor(), y->tensor(), out->tensor()};
     ASSERT_EQ(call_out(c.name, v, *out), Error::Ok) << c.name;
     EXPECT_EQ(logical(*out), c.want) << c.name;

@@ -11,9 +11,10 @@ TEST(MaskOps, MaskedSelectBroadcastsAndResizes) {
     auto self = tensor_of(t, {2, 3}, {1, 2, 3, 4, 5, 6});
     auto mask = tensor_of(ScalarType::Bool, {3}, {1, 0, 1});
     auto out = out_of(t, {1}, {}, 8);
-    ASSERT_EQ(call_out("aten::masked_select.out", {self->tensor(), mask->tensor(),
-                                                  out->tensor()}, *out),
-              Error::Ok) << dtype_name(t);
+    ASSERT_EQ(
+        call_out("aten::masked_select.out", {self->tensor(), mask->tensor(), out->tensor()}, *out),
+        Error::Ok)
+        << dtype_name(t);
     EXPECT_EQ(out->shape(), (std::vector<int32_t>{4}));
     std::vector<double> want{1, 3, 4, 6};
     for (double& v : want) v = as_dtype(t, v);
@@ -24,27 +25,28 @@ TEST(MaskOps, MaskedSelectBroadcastsAndResizes) {
   auto self = tensor_of(ScalarType::Float, {1, 2, 1, 2}, {1, 2, 3, 4}, cl);
   auto mask = tensor_of(ScalarType::Bool, {2, 2, 1, 2}, {0, 1, 1, 0, 1, 0, 0, 1});
   auto out = out_of(ScalarType::Float, {8});
-  ASSERT_EQ(call_out("aten::masked_select.out", {self->tensor(), mask->tensor(),
-                                                out->tensor()}, *out),
-            Error::Ok);
+  ASSERT_EQ(
+      call_out("aten::masked_select.out", {self->tensor(), mask->tensor(), out->tensor()}, *out),
+      Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{2, 3, 1, 4}));
   auto none = tensor_of(ScalarType::Bool, {1}, {0});
-  ASSERT_EQ(call_out("aten::masked_select.out", {self->tensor(), none->tensor(),
-                                                out->tensor()}, *out),
-            Error::Ok);
+  ASSERT_EQ(
+      call_out("aten::masked_select.out", {self->tensor(), none->tensor(), out->tensor()}, *out),
+      Error::Ok);
   EXPECT_EQ(out->shape(), (std::vector<int32_t>{0}));
 }
 
 TEST(MaskOps, MaskedScatterTakesSourceInOrder) {
-  for (ScalarType t : {ScalarType::Float, ScalarType::BFloat16, ScalarType::Int,
-                       ScalarType::Bool}) {
+  for (ScalarType t :
+       {ScalarType::Float, ScalarType::BFloat16, ScalarType::Int, ScalarType::Bool}) {
     auto self = tensor_of(t, {2, 3}, {0, 0, 0, 0, 0, 0});
     auto mask = tensor_of(ScalarType::Bool, {2, 3}, {1, 0, 1, 0, 1, 0});
     auto source = tensor_of(t, {2, 2}, {1, 1, 1, 0});
     auto out = out_of(t, {2, 3});
-    ASSERT_EQ(call_out("aten::masked_scatter.out", {self->tensor(), mask->tensor(),
-                                                   source->tensor(), out->tensor()}, *out),
-              Error::Ok) << dtype_name(t);
+    ASSERT_EQ(call_out("aten::masked_scatter.out",
+                       {self->tensor(), mask->tensor(), source->tensor(), out->tensor()}, *out),
+              Error::Ok)
+        << dtype_name(t);
     EXPECT_EQ(logical(*out), (std::vector<double>{1, 0, 1, 0, 1, 0})) << dtype_name(t);
   }
   // A broadcast mask; a channels-last source read in logical order.
@@ -53,22 +55,22 @@ TEST(MaskOps, MaskedScatterTakesSourceInOrder) {
   auto mask = tensor_of(ScalarType::Bool, {2}, {0, 1});
   auto source = tensor_of(ScalarType::Float, {1, 2, 1, 2}, {10, 20, 30, 40}, cl);
   auto out = out_of(ScalarType::Float, {2, 2});
-  ASSERT_EQ(call_out("aten::masked_scatter.out", {self->tensor(), mask->tensor(),
-                                                 source->tensor(), out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::masked_scatter.out",
+                     {self->tensor(), mask->tensor(), source->tensor(), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{-1, 10, -3, 20}));
   // Too few source elements; a float mask; source of another dtype.
   auto all = tensor_of(ScalarType::Bool, {2, 2}, {1, 1, 1, 1});
   auto three = tensor_of(ScalarType::Float, {3}, {1, 2, 3});
-  EXPECT_EQ(call_out("aten::masked_scatter.out", {self->tensor(), all->tensor(),
-                                                 three->tensor(), out->tensor()}, *out),
+  EXPECT_EQ(call_out("aten::masked_scatter.out",
+                     {self->tensor(), all->tensor(), three->tensor(), out->tensor()}, *out),
             Error::InvalidArgument);
-  EXPECT_EQ(call_out("aten::masked_scatter.out", {self->tensor(), self->tensor(),
-                                                 source->tensor(), out->tensor()}, *out),
+  EXPECT_EQ(call_out("aten::masked_scatter.out",
+                     {self->tensor(), self->tensor(), source->tensor(), out->tensor()}, *out),
             Error::InvalidArgument);
   auto isrc = tensor_of(ScalarType::Int, {4}, {1, 2, 3, 4});
-  EXPECT_EQ(call_out("aten::masked_scatter.out", {self->tensor(), all->tensor(),
-                                                 isrc->tensor(), out->tensor()}, *out),
+  EXPECT_EQ(call_out("aten::masked_scatter.out",
+                     {self->tensor(), all->tensor(), isrc->tensor(), out->tensor()}, *out),
             Error::InvalidArgument);
 }
 

@@ -15,17 +15,22 @@ TEST(UnaryOps, Activations) {
   ASSERT_EQ(call("aten::relu.out", v), Error::Ok);
   expect_close(o->values(), {0, 0, 0, 1, 3});
   ASSERT_EQ(call("aten::sigmoid.out", v), Error::Ok);
-  expect_close(o->values(), {0.11920292202211755, 0.3775406687981454, 0.5, 0.7310585786300049, 0.9525741268224334});
+  expect_close(o->values(), {0.11920292202211755, 0.3775406687981454, 0.5, 0.7310585786300049,
+                             0.9525741268224334});
   ASSERT_EQ(call("aten::tanh.out", v), Error::Ok);
-  expect_close(o->values(), {-0.9640275800758169, -0.46211715726000974, 0.0, 0.7615941559557649, 0.9950547536867305});
+  expect_close(o->values(), {-0.9640275800758169, -0.46211715726000974, 0.0, 0.7615941559557649,
+                             0.9950547536867305});
   ASSERT_EQ(call("aten::silu.out", v), Error::Ok);
-  expect_close(o->values(), {-0.2384058440442351, -0.1887703343990727, 0.0, 0.7310585786300049, 2.8577223804672998});
+  expect_close(o->values(), {-0.2384058440442351, -0.1887703343990727, 0.0, 0.7310585786300049,
+                             2.8577223804672998});
   std::vector<EValue> g{a->tensor(), str("none"), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::gelu.out", g), Error::Ok);
-  expect_close(o->values(), {-0.04550026389635842, -0.15426876936299344, 0.0, 0.8413447460685429, 2.99595030590511});
+  expect_close(o->values(), {-0.04550026389635842, -0.15426876936299344, 0.0, 0.8413447460685429,
+                             2.99595030590511});
   std::vector<EValue> g2{a->tensor(), str("tanh"), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::gelu.out", g2), Error::Ok);
-  expect_close(o->values(), {-0.04540230591222494, -0.15428599017485606, 0.0, 0.8411919906082768, 2.996362607918227});
+  expect_close(o->values(), {-0.04540230591222494, -0.15428599017485606, 0.0, 0.8411919906082768,
+                             2.996362607918227});
   std::vector<EValue> g3{a->tensor(), str("bogus"), o->tensor(), o->tensor()};
   EXPECT_EQ(call("aten::gelu.out", g3), Error::InvalidArgument);
   // int relu; sigmoid of int into float; silu of int refused
@@ -111,7 +116,8 @@ TEST(Matmul, MmBmmAddmmLinear) {
   ASSERT_EQ(call("aten::mm.out", v), Error::Ok);
   expect_close(o->values(), {58, 64, 139, 154});
   auto bias = make<float>(ScalarType::Float, {2}, {1, -1});
-  std::vector<EValue> am{bias->tensor(), a->tensor(), b->tensor(), EValue(int64_t(2)), EValue(0.5), o->tensor(), o->tensor()};
+  std::vector<EValue> am{bias->tensor(), a->tensor(), b->tensor(), EValue(int64_t(2)),
+                         EValue(0.5),    o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::addmm.out", am), Error::Ok);
   expect_close(o->values(), {31, 30, 71.5, 75});
   // linear: x (2,3) @ w(2,3)^T + bias
@@ -191,21 +197,24 @@ TEST(Reductions, SumMeanAmaxArgmax) {
   expect_close(o3->values(), {2.5, 3.5, 4.5});
   // all dims (None)
   auto sc = out(ScalarType::Float, {});
-  std::vector<EValue> all{a->tensor(), EValue(), EValue(false), EValue(), sc->tensor(), sc->tensor()};
+  std::vector<EValue> all{a->tensor(), EValue(),     EValue(false),
+                          EValue(),    sc->tensor(), sc->tensor()};
   ASSERT_EQ(call("aten::sum.IntList_out", all), Error::Ok);
   expect_close(sc->values(), {21});
   // int sum into int64
   auto ia = make<int32_t>(ScalarType::Int, {3}, {1, 2, 3});
   auto lo = out(ScalarType::Long, {});
   IntListArg dz({0});
-  std::vector<EValue> is{ia->tensor(), dz.ev(), EValue(false), EValue(int64_t(4)), lo->tensor(), lo->tensor()};
+  std::vector<EValue> is{ia->tensor(),       dz.ev(),      EValue(false),
+                         EValue(int64_t(4)), lo->tensor(), lo->tensor()};
   ASSERT_EQ(call("aten::sum.IntList_out", is), Error::Ok);
   EXPECT_EQ(lo->values()[0], 6);
   std::vector<EValue> am{a->tensor(), d1.ev(), EValue(false), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::amax.out", am), Error::Ok);
   expect_close(o->values(), {5, 6});
   auto ai = out(ScalarType::Long, {2});
-  std::vector<EValue> ag{a->tensor(), EValue(int64_t(1)), EValue(false), ai->tensor(), ai->tensor()};
+  std::vector<EValue> ag{a->tensor(), EValue(int64_t(1)), EValue(false), ai->tensor(),
+                         ai->tensor()};
   ASSERT_EQ(call("aten::argmax.out", ag), Error::Ok);
   EXPECT_EQ(ai->values(), (std::vector<double>{1, 2}));
   auto a0 = out(ScalarType::Long, {});
@@ -214,7 +223,8 @@ TEST(Reductions, SumMeanAmaxArgmax) {
   EXPECT_EQ(a0->values()[0], 5);
   // mean into int refused
   auto io = out(ScalarType::Int, {2});
-  std::vector<EValue> bad{a->tensor(), d1.ev(), EValue(false), EValue(), io->tensor(), io->tensor()};
+  std::vector<EValue> bad{a->tensor(), d1.ev(),      EValue(false),
+                          EValue(),    io->tensor(), io->tensor()};
   EXPECT_EQ(call("aten::mean.out", bad), Error::InvalidArgument);
 }
 
@@ -229,21 +239,26 @@ TEST(ShapeOps, ViewPermuteTransposeSliceSelect) {
   std::vector<EValue> p{a->tensor(), perm.ev(), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::permute_copy.out", p), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
-  std::vector<EValue> t{a->tensor(), EValue(int64_t(0)), EValue(int64_t(-1)), o->tensor(), o->tensor()};
+  std::vector<EValue> t{a->tensor(), EValue(int64_t(0)), EValue(int64_t(-1)), o->tensor(),
+                        o->tensor()};
   ASSERT_EQ(call("aten::transpose_copy.int_out", t), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
   std::vector<EValue> tc{a->tensor(), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::t_copy.out", tc), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
   auto so = out(ScalarType::Int, {2, 2});
-  std::vector<EValue> sl{a->tensor(), EValue(int64_t(1)), EValue(int64_t(0)), EValue(int64_t(100)), EValue(int64_t(2)), so->tensor(), so->tensor()};
+  std::vector<EValue> sl{a->tensor(),          EValue(int64_t(1)), EValue(int64_t(0)),
+                         EValue(int64_t(100)), EValue(int64_t(2)), so->tensor(),
+                         so->tensor()};
   ASSERT_EQ(call("aten::slice_copy.Tensor_out", sl), Error::Ok);
   EXPECT_EQ(so->values(), (std::vector<double>{0, 2, 3, 5}));
   auto se = out(ScalarType::Int, {3});
-  std::vector<EValue> sel{a->tensor(), EValue(int64_t(0)), EValue(int64_t(-1)), se->tensor(), se->tensor()};
+  std::vector<EValue> sel{a->tensor(), EValue(int64_t(0)), EValue(int64_t(-1)), se->tensor(),
+                          se->tensor()};
   ASSERT_EQ(call("aten::select_copy.int_out", sel), Error::Ok);
   EXPECT_EQ(se->values(), (std::vector<double>{3, 4, 5}));
-  std::vector<EValue> selb{a->tensor(), EValue(int64_t(0)), EValue(int64_t(2)), se->tensor(), se->tensor()};
+  std::vector<EValue> selb{a->tensor(), EValue(int64_t(0)), EValue(int64_t(2)), se->tensor(),
+                           se->tensor()};
   EXPECT_EQ(call("aten::select_copy.int_out", selb), Error::InvalidArgument);
   IntListArg bad({4, -1});
   std::vector<EValue> vb{a->tensor(), bad.ev(), o->tensor(), o->tensor()};
@@ -280,11 +295,13 @@ TEST(ShapeOps, SqueezeExpandCatEmbeddingPad) {
   auto w = make<float>(ScalarType::Float, {3, 2}, {0, 1, 10, 11, 20, 21});
   auto idx = make<int64_t>(ScalarType::Long, {2}, {2, 0});
   auto eo = out(ScalarType::Float, {2, 2});
-  std::vector<EValue> em{w->tensor(), idx->tensor(), EValue(int64_t(-1)), EValue(false), EValue(false), eo->tensor(), eo->tensor()};
+  std::vector<EValue> em{w->tensor(),   idx->tensor(), EValue(int64_t(-1)), EValue(false),
+                         EValue(false), eo->tensor(),  eo->tensor()};
   ASSERT_EQ(call("aten::embedding.out", em), Error::Ok);
   EXPECT_EQ(eo->values(), (std::vector<double>{20, 21, 0, 1}));
   auto bidx = make<int64_t>(ScalarType::Long, {2}, {3, 0});
-  std::vector<EValue> emb{w->tensor(), bidx->tensor(), EValue(int64_t(-1)), EValue(false), EValue(false), eo->tensor(), eo->tensor()};
+  std::vector<EValue> emb{w->tensor(),   bidx->tensor(), EValue(int64_t(-1)), EValue(false),
+                          EValue(false), eo->tensor(),   eo->tensor()};
   EXPECT_EQ(call("aten::embedding.out", emb), Error::InvalidArgument);
   IntListArg pad({1, 0, 0, 1});
   auto po = out(ScalarType::Float, {2, 4});
@@ -300,22 +317,30 @@ TEST(ConvPool, Conv2dGroupsStridePadding) {
   auto b = make<float>(ScalarType::Float, {1}, {0.5f});
   auto o = out(ScalarType::Float, {1, 1, 2, 2});
   IntListArg s1({1, 1}), p0({0, 0}), d1({1, 1}), op0({0, 0});
-  std::vector<EValue> v{in->tensor(), w->tensor(), b->tensor(), s1.ev(), p0.ev(), d1.ev(), EValue(false), op0.ev(), EValue(int64_t(1)), o->tensor(), o->tensor()};
+  std::vector<EValue> v{
+      in->tensor(),  w->tensor(), b->tensor(),        s1.ev(),     p0.ev(),    d1.ev(),
+      EValue(false), op0.ev(),    EValue(int64_t(1)), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::convolution.out", v), Error::Ok);
   expect_close(o->values(), {12.5, 16.5, 24.5, 28.5});
   // padding 1, stride 2 -> 2x2: windows at (-1,-1),( -1,1),(1,-1),(1,1)
   IntListArg s2({2, 2}), p1({1, 1});
-  std::vector<EValue> v2{in->tensor(), w->tensor(), EValue(), s2.ev(), p1.ev(), d1.ev(), EValue(false), op0.ev(), EValue(int64_t(1)), o->tensor(), o->tensor()};
+  std::vector<EValue> v2{
+      in->tensor(),  w->tensor(), EValue(),           s2.ev(),     p1.ev(),    d1.ev(),
+      EValue(false), op0.ev(),    EValue(int64_t(1)), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::convolution.out", v2), Error::Ok);
   expect_close(o->values(), {1, 5, 11, 28});
   // depthwise: 2 channels, groups 2, 1x1 kernels (scale by 2 and -1)
   auto in2 = make<float>(ScalarType::Float, {1, 2, 1, 2}, {1, 2, 3, 4});
   auto w2 = make<float>(ScalarType::Float, {2, 1, 1, 1}, {2, -1});
   auto o2 = out(ScalarType::Float, {1, 2, 1, 2});
-  std::vector<EValue> v3{in2->tensor(), w2->tensor(), EValue(), s1.ev(), p0.ev(), d1.ev(), EValue(false), op0.ev(), EValue(int64_t(2)), o2->tensor(), o2->tensor()};
+  std::vector<EValue> v3{
+      in2->tensor(), w2->tensor(), EValue(),           s1.ev(),      p0.ev(),     d1.ev(),
+      EValue(false), op0.ev(),     EValue(int64_t(2)), o2->tensor(), o2->tensor()};
   ASSERT_EQ(call("aten::convolution.out", v3), Error::Ok);
   expect_close(o2->values(), {2, 4, -3, -4});
-  std::vector<EValue> v4{in2->tensor(), w2->tensor(), EValue(), s1.ev(), p0.ev(), d1.ev(), EValue(false), op0.ev(), EValue(int64_t(3)), o2->tensor(), o2->tensor()};
+  std::vector<EValue> v4{
+      in2->tensor(), w2->tensor(), EValue(),           s1.ev(),      p0.ev(),     d1.ev(),
+      EValue(false), op0.ev(),     EValue(int64_t(3)), o2->tensor(), o2->tensor()};
   EXPECT_EQ(call("aten::convolution.out", v4), Error::InvalidArgument);
 }
 
@@ -326,17 +351,20 @@ TEST(ConvPool, MaxAndAvgPool) {
   IntListArg k({2, 2}), s({1, 1}), p({0}), d({1});
   // Upstream's layout: 6 inputs, 2 outs, the returned tuple as one list.
   TensorListArg ret({o.get(), idx.get()});
-  std::vector<EValue> v{in->tensor(), k.ev(), s.ev(), p.ev(), d.ev(), EValue(false), o->tensor(), idx->tensor(), ret.ev()};
+  std::vector<EValue> v{in->tensor(),  k.ev(),      s.ev(),        p.ev(),  d.ev(),
+                        EValue(false), o->tensor(), idx->tensor(), ret.ev()};
   ASSERT_EQ(call("aten::max_pool2d_with_indices.out", v), Error::Ok);
   expect_close(o->values(), {5, 6, 8, 9});
   EXPECT_EQ(idx->values(), (std::vector<double>{4, 5, 7, 8}));
   IntListArg empty({});
-  std::vector<EValue> a{in->tensor(), k.ev(), s.ev(), p.ev(), EValue(false), EValue(true), EValue(), o->tensor(), o->tensor()};
+  std::vector<EValue> a{in->tensor(), k.ev(),   s.ev(),      p.ev(),     EValue(false),
+                        EValue(true), EValue(), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::avg_pool2d.out", a), Error::Ok);
   expect_close(o->values(), {3, 4, 6, 7});
   // stride defaults to the kernel: ceil mode gives 2x2 with partial windows
   IntListArg p0({0, 0});
-  std::vector<EValue> a2{in->tensor(), k.ev(), empty.ev(), p0.ev(), EValue(true), EValue(true), EValue(), o->tensor(), o->tensor()};
+  std::vector<EValue> a2{in->tensor(), k.ev(),   empty.ev(),  p0.ev(),    EValue(true),
+                         EValue(true), EValue(), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::avg_pool2d.out", a2), Error::Ok);
   expect_close(o->values(), {3, 4.5, 7.5, 9});
 }
@@ -350,7 +378,8 @@ TEST(Norm, LayerNormAndBatchNorm) {
   auto m = out(ScalarType::Float, {2, 1});
   auto r = out(ScalarType::Float, {2, 1});
   TensorListArg ret({o.get(), m.get(), r.get()});
-  std::vector<EValue> v{in->tensor(), ns.ev(), w->tensor(), b->tensor(), EValue(1e-5), o->tensor(), m->tensor(), r->tensor(), ret.ev()};
+  std::vector<EValue> v{in->tensor(), ns.ev(),     w->tensor(), b->tensor(), EValue(1e-5),
+                        o->tensor(),  m->tensor(), r->tensor(), ret.ev()};
   ASSERT_EQ(call("aten::native_layer_norm.out", v), Error::Ok);
   const double k = 0.6324542671264065;
   expect_close(o->values(), {-2 * k, -k, 2 * k, 4 * k + 1, -2 * k, -k, 2 * k, 4 * k + 1});
@@ -363,7 +392,9 @@ TEST(Norm, LayerNormAndBatchNorm) {
   auto e1 = out(ScalarType::Float, {0});
   auto e2 = out(ScalarType::Float, {0});
   TensorListArg bret({bo.get(), e1.get(), e2.get()});
-  std::vector<EValue> bn{x->tensor(), EValue(), EValue(), rm->tensor(), rv->tensor(), EValue(0.1), EValue(0.0), bo->tensor(), e1->tensor(), e2->tensor(), bret.ev()};
+  std::vector<EValue> bn{x->tensor(),  EValue(),     EValue(),    rm->tensor(),
+                         rv->tensor(), EValue(0.1),  EValue(0.0), bo->tensor(),
+                         e1->tensor(), e2->tensor(), bret.ev()};
   ASSERT_EQ(call("aten::_native_batch_norm_legit_no_training.out", bn), Error::Ok);
   expect_close(bo->values(), {0, 0.5, 1, 2});
 }
@@ -387,17 +418,22 @@ TEST(Prim, ScalarOpsSymSizeEtView) {
     return e;
   };
   EValue r;
-  ASSERT_EQ(run("executorch_prim::add.Scalar", EValue(int64_t(2)), EValue(int64_t(3)), &r), Error::Ok);
+  ASSERT_EQ(run("executorch_prim::add.Scalar", EValue(int64_t(2)), EValue(int64_t(3)), &r),
+            Error::Ok);
   EXPECT_EQ(r.toInt(), 5);
   ASSERT_EQ(run("executorch_prim::mul.Scalar", EValue(int64_t(2)), EValue(1.5), &r), Error::Ok);
   EXPECT_EQ(r.toDouble(), 3.0);
-  ASSERT_EQ(run("executorch_prim::sub.Scalar", EValue(int64_t(2)), EValue(int64_t(5)), &r), Error::Ok);
+  ASSERT_EQ(run("executorch_prim::sub.Scalar", EValue(int64_t(2)), EValue(int64_t(5)), &r),
+            Error::Ok);
   EXPECT_EQ(r.toInt(), -3);
-  ASSERT_EQ(run("executorch_prim::floordiv.Scalar", EValue(int64_t(-7)), EValue(int64_t(2)), &r), Error::Ok);
+  ASSERT_EQ(run("executorch_prim::floordiv.Scalar", EValue(int64_t(-7)), EValue(int64_t(2)), &r),
+            Error::Ok);
   EXPECT_EQ(r.toInt(), -4);
-  EXPECT_EQ(run("executorch_prim::floordiv.Scalar", EValue(int64_t(1)), EValue(int64_t(0)), &r), Error::InvalidArgument);
+  EXPECT_EQ(run("executorch_prim::floordiv.Scalar", EValue(int64_t(1)), EValue(int64_t(0)), &r),
+            Error::InvalidArgument);
   auto a2 = make<float>(ScalarType::Float, {2, 3}, {});
-  EXPECT_EQ(run("executorch_prim::add.Scalar", a2->tensor(), EValue(int64_t(0)), &r), Error::InvalidArgument);
+  EXPECT_EQ(run("executorch_prim::add.Scalar", a2->tensor(), EValue(int64_t(0)), &r),
+            Error::InvalidArgument);
   // et_view: shares the data
   TT view(ScalarType::Float, {6}, 0, TensorShapeDynamism::DYNAMIC_BOUND);
   IntListArg sz({-1});

@@ -72,8 +72,8 @@ TEST(PrimScalar, ComparisonsAndUnary) {
   EXPECT_TRUE(bool_of("executorch_prim::eq.Scalar", {I(2), D(2.0)}));
   EXPECT_FALSE(bool_of("executorch_prim::eq.Scalar", {EValue(true), EValue(false)}));
   // Exact for ints past 2^53, where doubles would compare equal.
-  EXPECT_FALSE(bool_of("executorch_prim::eq.Scalar", {I((int64_t(1) << 53) + 1),
-                                                      I(int64_t(1) << 53)}));
+  EXPECT_FALSE(
+      bool_of("executorch_prim::eq.Scalar", {I((int64_t(1) << 53) + 1), I(int64_t(1) << 53)}));
   EXPECT_EQ(int_of("executorch_prim::neg.Scalar", {I(5)}), -5);
   EXPECT_EQ(int_of("executorch_prim::neg.Scalar", {I(INT64_MIN)}), INT64_MIN);
   EXPECT_EQ(double_of("executorch_prim::neg.Scalar", {D(1.5)}), -1.5);
@@ -83,8 +83,8 @@ TEST(PrimScalar, ComparisonsAndUnary) {
   EXPECT_EQ(int_of("executorch_prim::trunc.Scalar", {D(-2.7)}), -2);
   EXPECT_EQ(int_of("executorch_prim::trunc.Scalar", {I(9)}), 9);
   // Python's round(): half to even.
-  const std::vector<std::pair<double, int64_t>> rounds{
-      {2.5, 2}, {3.5, 4}, {-2.5, -2}, {-0.5, 0}, {1.4999, 1}, {-1.6, -2}};
+  const std::vector<std::pair<double, int64_t>> rounds{{2.5, 2},  {3.5, 4},    {-2.5, -2},
+                                                       {-0.5, 0}, {1.4999, 1}, {-1.6, -2}};
   for (const auto& r : rounds) {
     EXPECT_EQ(int_of("executorch_prim::round.Scalar", {D(r.first)}), r.second) << r.first;
   }
@@ -100,8 +100,7 @@ TEST(PrimScalar, Errors) {
   EXPECT_EQ(prim("executorch_prim::truediv.Scalar", {D(1), D(0)}, &r), Error::InvalidArgument);
   EXPECT_EQ(prim("executorch_prim::mod.Scalar", {D(1), I(2)}, &r), Error::InvalidArgument);
   EXPECT_EQ(prim("executorch_prim::floordiv.int", {D(1), I(2)}, &r), Error::InvalidArgument);
-  EXPECT_EQ(prim("executorch_prim::add.Scalar", {t->tensor(), I(0)}, &r),
-            Error::InvalidArgument);
+  EXPECT_EQ(prim("executorch_prim::add.Scalar", {t->tensor(), I(0)}, &r), Error::InvalidArgument);
   EXPECT_EQ(prim("executorch_prim::round.Scalar", {D(NAN)}, &r), Error::InvalidArgument);
   EXPECT_EQ(prim("executorch_prim::ceil.Scalar", {D(1e30)}, &r), Error::InvalidArgument);
   EXPECT_EQ(prim("executorch_prim::neg.Scalar", {I(1), I(2)}, &r), Error::InvalidArgument);

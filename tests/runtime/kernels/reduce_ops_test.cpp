@@ -39,15 +39,16 @@ TEST(ReduceOps, Prod) {
   ASSERT_EQ(call("aten::prod.out", v), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{720}));
   auto od = out(ScalarType::Long, {2, 1});
-  std::vector<EValue> dv{a->tensor(), EValue(int64_t(-1)), EValue(true),
-                         EValue(static_cast<int64_t>(ScalarType::Long)), od->tensor(), od->tensor()};
+  std::vector<EValue> dv{a->tensor(),  EValue(int64_t(-1)),
+                         EValue(true), EValue(static_cast<int64_t>(ScalarType::Long)),
+                         od->tensor(), od->tensor()};
   ASSERT_EQ(call("aten::prod.int_out", dv), Error::Ok);
   EXPECT_EQ(od->values(), (std::vector<double>{6, 120}));
   // Half: products of dim 0.
   auto h = make<Half>(ScalarType::Half, {2, 2}, {Half(0.5f), Half(2.f), Half(3.f), Half(-1.f)});
   auto ho = out(ScalarType::Half, {2});
-  std::vector<EValue> hv{h->tensor(), EValue(int64_t(0)), EValue(false), EValue(), ho->tensor(),
-                         ho->tensor()};
+  std::vector<EValue> hv{h->tensor(), EValue(int64_t(0)), EValue(false),
+                         EValue(),    ho->tensor(),       ho->tensor()};
   ASSERT_EQ(call("aten::prod.int_out", hv), Error::Ok);
   EXPECT_EQ(ho->values(), (std::vector<double>{1.5, -2}));
   // A dtype argument that differs from the output's.
@@ -60,26 +61,29 @@ TEST(ReduceOps, VarBothForms) {
   auto a = make<double>(ScalarType::Double, {2, 4}, {1, 2, 3, 4, 2, 2, 2, 2});
   auto o = out(ScalarType::Double, {2});
   IntListArg d1({1});
-  std::vector<EValue> v{a->tensor(), d1.ev(), EValue(true), EValue(false), o->tensor(), o->tensor()};
+  std::vector<EValue> v{a->tensor(),   d1.ev(),     EValue(true),
+                        EValue(false), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::var.out", v), Error::Ok);
   expect_close(o->values(), {5.0 / 3, 0});
-  std::vector<EValue> b{a->tensor(), d1.ev(), EValue(false), EValue(false), o->tensor(), o->tensor()};
+  std::vector<EValue> b{a->tensor(),   d1.ev(),     EValue(false),
+                        EValue(false), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::var.out", b), Error::Ok);
   expect_close(o->values(), {1.25, 0});
   // correction 2 over everything: mean 2.25, squares sum 5.5, 8 - 2 = 6.
   auto all = out(ScalarType::Double, {});
-  std::vector<EValue> c{a->tensor(), EValue(), EValue(int64_t(2)), EValue(false), all->tensor(),
-                        all->tensor()};
+  std::vector<EValue> c{a->tensor(),   EValue(),      EValue(int64_t(2)),
+                        EValue(false), all->tensor(), all->tensor()};
   ASSERT_EQ(call("aten::var.correction_out", c), Error::Ok);
   expect_close(all->values(), {5.5 / 6});
   // Correction None means 1; an integer input is refused.
-  std::vector<EValue> dflt{a->tensor(), EValue(), EValue(), EValue(false), all->tensor(),
-                           all->tensor()};
+  std::vector<EValue> dflt{a->tensor(),   EValue(),      EValue(),
+                           EValue(false), all->tensor(), all->tensor()};
   ASSERT_EQ(call("aten::var.correction_out", dflt), Error::Ok);
   expect_close(all->values(), {5.5 / 7});
   auto i = make<int32_t>(ScalarType::Int, {2}, {1, 2});
   auto io = out(ScalarType::Int, {});
-  std::vector<EValue> bad{i->tensor(), EValue(), EValue(), EValue(false), io->tensor(), io->tensor()};
+  std::vector<EValue> bad{i->tensor(),   EValue(),     EValue(),
+                          EValue(false), io->tensor(), io->tensor()};
   EXPECT_EQ(call("aten::var.correction_out", bad), Error::InvalidArgument);
 }
 

@@ -36,12 +36,10 @@ TEST(ScalarCreation, ScalarTensor) {
 
 TEST(ScalarCreation, Arange) {
   auto out = out_of(ScalarType::Long, {1}, {}, 16);
-  std::vector<EValue> a{EValue(int64_t(2)), EValue(int64_t(12)), EValue(int64_t(3)),
-                        out->tensor()};
+  std::vector<EValue> a{EValue(int64_t(2)), EValue(int64_t(12)), EValue(int64_t(3)), out->tensor()};
   ASSERT_EQ(call_out("aten::arange.start_out", a, *out), Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{2, 5, 8, 11}));
-  std::vector<EValue> b{EValue(int64_t(5)), EValue(int64_t(0)), EValue(int64_t(-2)),
-                        out->tensor()};
+  std::vector<EValue> b{EValue(int64_t(5)), EValue(int64_t(0)), EValue(int64_t(-2)), out->tensor()};
   ASSERT_EQ(call_out("aten::arange.start_out", b, *out), Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{5, 3, 1}));
   auto f = out_of(ScalarType::Float, {1}, {}, 16);
@@ -52,8 +50,7 @@ TEST(ScalarCreation, Arange) {
   ASSERT_EQ(call_out("aten::arange.out", d, *f), Error::Ok);
   EXPECT_EQ(logical(*f), (std::vector<double>{0, 1, 2, 3}));
   // An empty range.
-  std::vector<EValue> e{EValue(int64_t(3)), EValue(int64_t(3)), EValue(int64_t(1)),
-                        out->tensor()};
+  std::vector<EValue> e{EValue(int64_t(3)), EValue(int64_t(3)), EValue(int64_t(1)), out->tensor()};
   ASSERT_EQ(call_out("aten::arange.start_out", e, *out), Error::Ok);
   EXPECT_EQ(out->shape(), (std::vector<int32_t>{0}));
 }
@@ -64,7 +61,7 @@ TEST(ScalarCreation, Errors) {
            {EValue(int64_t(0)), EValue(int64_t(4)), EValue(int64_t(0))},
            {EValue(int64_t(0)), EValue(int64_t(4)), EValue(int64_t(-1))},
            {EValue(0.0), EValue(INFINITY), EValue(1.0)},
-           {EValue(int64_t(0)), EValue(int64_t(5)), EValue(int64_t(1))}}) {  // too long
+           {EValue(int64_t(0)), EValue(int64_t(5)), EValue(int64_t(1))}}) { // too long
     args.push_back(out->tensor());
     EXPECT_EQ(call_out("aten::arange.start_out", args, *out), Error::InvalidArgument);
   }

@@ -14,9 +14,10 @@ TEST(ScatterOps, ScatterSrcAlongEitherDim) {
     auto index = tensor_of(ScalarType::Long, {2, 3}, {0, 1, 2, 2, 0, 1});
     auto src = tensor_of(t, {2, 3}, {1, 2, 3, 4, 5, 6});
     auto out = out_of(t, {3, 3});
-    ASSERT_EQ(call_out("aten::scatter.src_out", {self->tensor(), I(0), index->tensor(),
-                                                src->tensor(), out->tensor()}, *out),
-              Error::Ok) << dtype_name(t);
+    ASSERT_EQ(call_out("aten::scatter.src_out",
+                       {self->tensor(), I(0), index->tensor(), src->tensor(), out->tensor()}, *out),
+              Error::Ok)
+        << dtype_name(t);
     std::vector<double> want{1, 5, 0, 0, 2, 6, 4, 0, 3};
     for (double& v : want) v = as_dtype(t, v);
     EXPECT_EQ(logical(*out), want) << dtype_name(t);
@@ -26,8 +27,8 @@ TEST(ScatterOps, ScatterSrcAlongEitherDim) {
   auto index = tensor_of(ScalarType::Long, {2, 1}, {2, 0});
   auto src = tensor_of(ScalarType::Float, {2, 3}, {7, -1, -1, 8, -1, -1});
   auto out = out_of(ScalarType::Float, {2, 3});
-  ASSERT_EQ(call_out("aten::scatter.src_out", {self->tensor(), I(-1), index->tensor(),
-                                              src->tensor(), out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::scatter.src_out",
+                     {self->tensor(), I(-1), index->tensor(), src->tensor(), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{1, 1, 7, 8, 1, 1}));
 }
@@ -36,8 +37,8 @@ TEST(ScatterOps, ScatterValueAndAdd) {
   auto self = tensor_of(ScalarType::Long, {2, 2}, {1, 2, 3, 4});
   auto index = tensor_of(ScalarType::Long, {2, 1}, {1, 0});
   auto out = out_of(ScalarType::Long, {2, 2});
-  ASSERT_EQ(call_out("aten::scatter.value_out", {self->tensor(), I(1), index->tensor(), I(9),
-                                                out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::scatter.value_out",
+                     {self->tensor(), I(1), index->tensor(), I(9), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{1, 9, 9, 4}));
   // Repeated positions accumulate.
@@ -47,17 +48,18 @@ TEST(ScatterOps, ScatterValueAndAdd) {
     auto ix = tensor_of(ScalarType::Long, {4}, {0, 0, 2, 0});
     auto src = tensor_of(t, {4}, {1, 2, 3, 4});
     auto o = out_of(t, {3});
-    ASSERT_EQ(call_out("aten::scatter_add.out", {s->tensor(), I(0), ix->tensor(), src->tensor(),
-                                                o->tensor()}, *o),
-              Error::Ok) << dtype_name(t);
+    ASSERT_EQ(call_out("aten::scatter_add.out",
+                       {s->tensor(), I(0), ix->tensor(), src->tensor(), o->tensor()}, *o),
+              Error::Ok)
+        << dtype_name(t);
     EXPECT_EQ(logical(*o), (std::vector<double>{8, 1, 4})) << dtype_name(t);
   }
   auto b = tensor_of(ScalarType::Bool, {2}, {0, 0});
   auto bix = tensor_of(ScalarType::Long, {2}, {1, 1});
   auto bsrc = tensor_of(ScalarType::Bool, {2}, {1, 0});
   auto bo = out_of(ScalarType::Bool, {2});
-  ASSERT_EQ(call_out("aten::scatter_add.out", {b->tensor(), I(0), bix->tensor(), bsrc->tensor(),
-                                              bo->tensor()}, *bo),
+  ASSERT_EQ(call_out("aten::scatter_add.out",
+                     {b->tensor(), I(0), bix->tensor(), bsrc->tensor(), bo->tensor()}, *bo),
             Error::Ok);
   EXPECT_EQ(logical(*bo), (std::vector<double>{0, 1}));
 }
@@ -68,8 +70,8 @@ TEST(ScatterOps, ScatterChannelsLast) {
   auto index = tensor_of(ScalarType::Long, {1, 1, 1, 2}, {1, 0});
   auto src = tensor_of(ScalarType::Float, {1, 1, 1, 2}, {10, 20}, cl);
   auto out = out_of(ScalarType::Float, {1, 2, 1, 2}, cl);
-  ASSERT_EQ(call_out("aten::scatter.src_out", {self->tensor(), I(1), index->tensor(),
-                                              src->tensor(), out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::scatter.src_out",
+                     {self->tensor(), I(1), index->tensor(), src->tensor(), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{1, 20, 10, 4}));
 }
@@ -79,8 +81,8 @@ TEST(ScatterOps, ScatterErrors) {
   auto src = tensor_of(ScalarType::Float, {2, 2}, {5, 6, 7, 8});
   auto out = out_of(ScalarType::Float, {2, 2});
   auto run = [&](const TT& index, const TT& s) {
-    return call_out("aten::scatter.src_out", {self->tensor(), I(0), index.tensor(), s.tensor(),
-                                             out->tensor()}, *out);
+    return call_out("aten::scatter.src_out",
+                    {self->tensor(), I(0), index.tensor(), s.tensor(), out->tensor()}, *out);
   };
   auto far = tensor_of(ScalarType::Long, {1, 2}, {0, 2});
   EXPECT_EQ(run(*far, *src), Error::InvalidArgument);
@@ -101,20 +103,20 @@ TEST(ScatterOps, SelectScatter) {
   auto self = tensor_of(ScalarType::Float, {2, 3}, std::vector<double>(6, 0));
   auto row = tensor_of(ScalarType::Float, {3}, {1, 2, 3});
   auto out = out_of(ScalarType::Float, {2, 3});
-  ASSERT_EQ(call_out("aten::select_scatter.out", {self->tensor(), row->tensor(), I(0), I(-1),
-                                                 out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::select_scatter.out",
+                     {self->tensor(), row->tensor(), I(0), I(-1), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{0, 0, 0, 1, 2, 3}));
   auto col = tensor_of(ScalarType::Float, {2}, {7, 8});
-  ASSERT_EQ(call_out("aten::select_scatter.out", {self->tensor(), col->tensor(), I(1), I(1),
-                                                 out->tensor()}, *out),
+  ASSERT_EQ(call_out("aten::select_scatter.out",
+                     {self->tensor(), col->tensor(), I(1), I(1), out->tensor()}, *out),
             Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{0, 7, 0, 0, 8, 0}));
-  EXPECT_EQ(call_out("aten::select_scatter.out", {self->tensor(), row->tensor(), I(1), I(1),
-                                                 out->tensor()}, *out),
+  EXPECT_EQ(call_out("aten::select_scatter.out",
+                     {self->tensor(), row->tensor(), I(1), I(1), out->tensor()}, *out),
             Error::InvalidArgument);
-  EXPECT_EQ(call_out("aten::select_scatter.out", {self->tensor(), col->tensor(), I(1), I(3),
-                                                 out->tensor()}, *out),
+  EXPECT_EQ(call_out("aten::select_scatter.out",
+                     {self->tensor(), col->tensor(), I(1), I(3), out->tensor()}, *out),
             Error::InvalidArgument);
 }
 
@@ -122,30 +124,35 @@ TEST(ScatterOps, SliceScatter) {
   auto self = tensor_of(ScalarType::Int, {6}, std::vector<double>(6, 0));
   auto src = tensor_of(ScalarType::Int, {3}, {1, 2, 3});
   auto out = out_of(ScalarType::Int, {6});
-  ASSERT_EQ(call_out("aten::slice_scatter.out", {self->tensor(), src->tensor(), I(0), I(1),
-                                                EValue(), I(2), out->tensor()}, *out),
-            Error::Ok);
+  ASSERT_EQ(
+      call_out("aten::slice_scatter.out",
+               {self->tensor(), src->tensor(), I(0), I(1), EValue(), I(2), out->tensor()}, *out),
+      Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{0, 1, 0, 2, 0, 3}));
   // The last two columns of a channels-last [1,2,1,4] (start -2, no end).
   const std::vector<uint8_t> cl{0, 2, 3, 1};
   auto s2 = tensor_of(ScalarType::Half, {1, 2, 1, 4}, std::vector<double>(8, 0), cl);
   auto src2 = tensor_of(ScalarType::Half, {1, 2, 1, 2}, {1, 2, 3, 4});
   auto o2 = out_of(ScalarType::Half, {1, 2, 1, 4}, cl);
-  ASSERT_EQ(call_out("aten::slice_scatter.out", {s2->tensor(), src2->tensor(), I(3), I(-2),
-                                                EValue(), I(1), o2->tensor()}, *o2),
-            Error::Ok);
+  ASSERT_EQ(
+      call_out("aten::slice_scatter.out",
+               {s2->tensor(), src2->tensor(), I(3), I(-2), EValue(), I(1), o2->tensor()}, *o2),
+      Error::Ok);
   EXPECT_EQ(logical(*o2), (std::vector<double>{0, 0, 1, 2, 0, 0, 3, 4}));
   // A huge step takes one element; src of the wrong shape; step 0.
   auto one = tensor_of(ScalarType::Int, {1}, {9});
-  ASSERT_EQ(call_out("aten::slice_scatter.out", {self->tensor(), one->tensor(), I(0), I(2),
-                                                EValue(), I(INT64_MAX), out->tensor()}, *out),
-            Error::Ok);
+  ASSERT_EQ(
+      call_out("aten::slice_scatter.out",
+               {self->tensor(), one->tensor(), I(0), I(2), EValue(), I(INT64_MAX), out->tensor()},
+               *out),
+      Error::Ok);
   EXPECT_EQ(logical(*out), (std::vector<double>{0, 0, 9, 0, 0, 0}));
-  EXPECT_EQ(call_out("aten::slice_scatter.out", {self->tensor(), src->tensor(), I(0), I(0),
-                                                EValue(), I(1), out->tensor()}, *out),
-            Error::InvalidArgument);
-  EXPECT_EQ(call_out("aten::slice_scatter.out", {self->tensor(), src->tensor(), I(0), I(0),
-                                                I(3), I(0), out->tensor()}, *out),
+  EXPECT_EQ(
+      call_out("aten::slice_scatter.out",
+               {self->tensor(), src->tensor(), I(0), I(0), EValue(), I(1), out->tensor()}, *out),
+      Error::InvalidArgument);
+  EXPECT_EQ(call_out("aten::slice_scatter.out",
+                     {self->tensor(), src->tensor(), I(0), I(0), I(3), I(0), out->tensor()}, *out),
             Error::InvalidArgument);
 }
 

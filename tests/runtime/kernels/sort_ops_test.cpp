@@ -14,8 +14,8 @@ using namespace kt;
 Error topk(const TT& self, int64_t k, int64_t dim, bool largest, const TT& values,
            const TT& indices, bool with_temp = true) {
   TensorListArg ret({const_cast<TT*>(&values), const_cast<TT*>(&indices)});
-  std::vector<EValue> v{self.tensor(), EValue(k), EValue(dim), EValue(largest), EValue(true),
-                        values.tensor(), indices.tensor(), ret.ev()};
+  std::vector<EValue> v{self.tensor(), EValue(k),       EValue(dim),      EValue(largest),
+                        EValue(true),  values.tensor(), indices.tensor(), ret.ev()};
   auto fn = ::executorch::runtime::get_op_function_from_registry("aten::topk.values");
   EXPECT_TRUE(fn.ok());
   if (!fn.ok()) return Error::OperatorMissing;
@@ -94,7 +94,7 @@ TEST(Topk, Errors) {
   EXPECT_EQ(topk(*b, 1, 0, true, *bv, *indices), Error::InvalidArgument);
   // The layout without the returned tuple fails.
   std::vector<EValue> v{self->tensor(), EValue(int64_t(1)), EValue(int64_t(0)), EValue(true),
-                        EValue(true), values->tensor(), indices->tensor()};
+                        EValue(true),   values->tensor(),   indices->tensor()};
   EXPECT_EQ(call("aten::topk.values", v), Error::InvalidArgument);
 }
 

@@ -27,9 +27,10 @@ TEST(SplitStackOps, StackPromotesIntoTheOutput) {
 }
 
 TEST(SplitStackOps, SplitCopyShortLastChunk) {
-  auto a = make<BFloat16>(ScalarType::BFloat16, {5, 2},
-                          {BFloat16(0.f), BFloat16(1.f), BFloat16(2.f), BFloat16(3.f), BFloat16(4.f),
-                           BFloat16(5.f), BFloat16(6.f), BFloat16(7.f), BFloat16(8.f), BFloat16(9.f)});
+  auto a =
+      make<BFloat16>(ScalarType::BFloat16, {5, 2},
+                     {BFloat16(0.f), BFloat16(1.f), BFloat16(2.f), BFloat16(3.f), BFloat16(4.f),
+                      BFloat16(5.f), BFloat16(6.f), BFloat16(7.f), BFloat16(8.f), BFloat16(9.f)});
   // Bounded outputs resized to (2, 2), (2, 2), (1, 2).
   auto o0 = out(ScalarType::BFloat16, {2, 2}), o1 = out(ScalarType::BFloat16, {2, 2}),
        o2 = out(ScalarType::BFloat16, {2, 2});
@@ -41,7 +42,8 @@ TEST(SplitStackOps, SplitCopyShortLastChunk) {
   EXPECT_EQ(o2->shape(), (std::vector<int32_t>{1, 2}));
   EXPECT_EQ(o2->values(), (std::vector<double>{8, 9}));
   // Along dim 1 with split 1 needs two outputs, not three.
-  std::vector<EValue> bad{a->tensor(), EValue(int64_t(1)), EValue(int64_t(1)), outs.ev(), outs.ev()};
+  std::vector<EValue> bad{a->tensor(), EValue(int64_t(1)), EValue(int64_t(1)), outs.ev(),
+                          outs.ev()};
   EXPECT_EQ(call("aten::split_copy.Tensor_out", bad), Error::InvalidArgument);
   // The schema's count without the returned list is refused.
   std::vector<EValue> short_args{a->tensor(), EValue(int64_t(2)), EValue(int64_t(0)), outs.ev()};
@@ -50,7 +52,8 @@ TEST(SplitStackOps, SplitCopyShortLastChunk) {
 
 TEST(SplitStackOps, UnbindCopy) {
   auto a = make<int64_t>(ScalarType::Long, {2, 3}, {0, 1, 2, 3, 4, 5});
-  auto o0 = out(ScalarType::Long, {2}), o1 = out(ScalarType::Long, {2}), o2 = out(ScalarType::Long, {2});
+  auto o0 = out(ScalarType::Long, {2}), o1 = out(ScalarType::Long, {2}),
+       o2 = out(ScalarType::Long, {2});
   TensorListArg outs({o0.get(), o1.get(), o2.get()});
   std::vector<EValue> v{a->tensor(), EValue(int64_t(1)), outs.ev(), outs.ev()};
   ASSERT_EQ(call("aten::unbind_copy.int_out", v), Error::Ok);

@@ -14,7 +14,7 @@ using namespace kt;
 struct FloatOp {
   const char* name;
   std::function<double(double)> f;
-  std::vector<double> in;  // inside the op's domain
+  std::vector<double> in; // inside the op's domain
 };
 
 std::vector<FloatOp> float_ops() {
@@ -77,11 +77,11 @@ TEST(UnaryMath, ToFloatingFromIntegersAndBool) {
     }
   }
   for (const FloatOp& op : float_ops()) {
-    if (op.in[0] < 1) continue;  // the positive domains
+    if (op.in[0] < 1) continue; // the positive domains
     check_float_op(op, ScalarType::Int, ScalarType::Float, {1, 2, 3, 4});
   }
-  check_float_op(float_ops()[6], ScalarType::Bool, ScalarType::Float, {0, 1, 1, 0});  // cos
-  check_float_op(float_ops()[9], ScalarType::Byte, ScalarType::Half, {0, 1, 2, 3});   // exp
+  check_float_op(float_ops()[6], ScalarType::Bool, ScalarType::Float, {0, 1, 1, 0}); // cos
+  check_float_op(float_ops()[9], ScalarType::Byte, ScalarType::Half, {0, 1, 2, 3});  // exp
 }
 
 TEST(UnaryMath, SameDtypeOps) {
@@ -95,7 +95,7 @@ TEST(UnaryMath, SameDtypeOps) {
       {"aten::neg.out", [](double x) { return -x; }},
       {"aten::ceil.out", [](double x) { return std::ceil(x); }},
       {"aten::floor.out", [](double x) { return std::floor(x); }},
-      {"aten::round.out", [](double x) { return std::nearbyint(x); }},  // half to even
+      {"aten::round.out", [](double x) { return std::nearbyint(x); }}, // half to even
       {"aten::trunc.out", [](double x) { return std::trunc(x); }},
       {"aten::sign.out", [](double x) { return double((x > 0) - (x < 0)); }},
   };
@@ -158,21 +158,21 @@ TEST(UnaryMath, Errors) {
   auto f = tensor_of(ScalarType::Float, {2}, {1, 2});
   auto i = out_of(ScalarType::Int, {2});
   std::vector<EValue> a{f->tensor(), i->tensor()};
-  EXPECT_EQ(call_out("aten::sin.out", a, *i), Error::InvalidArgument);  // integer out
+  EXPECT_EQ(call_out("aten::sin.out", a, *i), Error::InvalidArgument); // integer out
   auto d = out_of(ScalarType::Double, {2});
   std::vector<EValue> b{f->tensor(), d->tensor()};
-  EXPECT_EQ(call_out("aten::abs.out", b, *d), Error::InvalidArgument);  // dtype change
+  EXPECT_EQ(call_out("aten::abs.out", b, *d), Error::InvalidArgument); // dtype change
   auto bl = tensor_of(ScalarType::Bool, {2}, {0, 1});
   auto bo = out_of(ScalarType::Bool, {2});
   std::vector<EValue> c{bl->tensor(), bo->tensor()};
   EXPECT_EQ(call_out("aten::neg.out", c, *bo), Error::InvalidArgument);
   auto fo = out_of(ScalarType::Float, {2});
   std::vector<EValue> e{f->tensor(), fo->tensor()};
-  EXPECT_EQ(call_out("aten::isinf.out", e, *fo), Error::InvalidArgument);  // non-bool out
+  EXPECT_EQ(call_out("aten::isinf.out", e, *fo), Error::InvalidArgument); // non-bool out
   auto st = std::make_unique<TT>(ScalarType::Float, std::vector<int32_t>{3}, 0,
                                  TensorShapeDynamism::STATIC);
   std::vector<EValue> g{f->tensor(), st->tensor()};
-  EXPECT_EQ(call_out("aten::exp.out", g, *st), Error::InvalidArgument);  // cannot resize
+  EXPECT_EQ(call_out("aten::exp.out", g, *st), Error::InvalidArgument); // cannot resize
 }
 
 } // namespace

@@ -38,13 +38,13 @@ TEST(ViewOps, DetachAndLiftFresh) {
 TEST(ViewOps, NarrowCopy) {
   auto a = arange<float>(ScalarType::Float, {3, 4});
   auto o = out(ScalarType::Float, {3, 4});
-  std::vector<EValue> v{a->tensor(), EValue(int64_t(1)), EValue(int64_t(-3)), EValue(int64_t(2)),
-                        o->tensor(), o->tensor()};
+  std::vector<EValue> v{a->tensor(),        EValue(int64_t(1)), EValue(int64_t(-3)),
+                        EValue(int64_t(2)), o->tensor(),        o->tensor()};
   ASSERT_EQ(call("aten::narrow_copy.out", v), Error::Ok);
   EXPECT_EQ(o->shape(), (std::vector<int32_t>{3, 2}));
   EXPECT_EQ(o->values(), (std::vector<double>{1, 2, 5, 6, 9, 10}));
-  std::vector<EValue> bad{a->tensor(), EValue(int64_t(0)), EValue(int64_t(2)), EValue(int64_t(2)),
-                          o->tensor(), o->tensor()};
+  std::vector<EValue> bad{a->tensor(),        EValue(int64_t(0)), EValue(int64_t(2)),
+                          EValue(int64_t(2)), o->tensor(),        o->tensor()};
   EXPECT_EQ(call("aten::narrow_copy.out", bad), Error::InvalidArgument);
 }
 
@@ -52,13 +52,13 @@ TEST(ViewOps, AsStridedCopy) {
   auto a = arange<int64_t>(ScalarType::Long, {10});
   auto o = out(ScalarType::Long, {2, 3});
   IntListArg size({2, 3}), stride({4, 2});
-  std::vector<EValue> v{a->tensor(), size.ev(), stride.ev(), EValue(int64_t(1)), o->tensor(),
-                        o->tensor()};
+  std::vector<EValue> v{a->tensor(),        size.ev(),   stride.ev(),
+                        EValue(int64_t(1)), o->tensor(), o->tensor()};
   ASSERT_EQ(call("aten::as_strided_copy.out", v), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{1, 3, 5, 5, 7, 9}));
   // One past the end, a negative stride, a negative offset: errors.
-  std::vector<EValue> past{a->tensor(), size.ev(), stride.ev(), EValue(int64_t(2)), o->tensor(),
-                           o->tensor()};
+  std::vector<EValue> past{a->tensor(),        size.ev(),   stride.ev(),
+                           EValue(int64_t(2)), o->tensor(), o->tensor()};
   EXPECT_EQ(call("aten::as_strided_copy.out", past), Error::InvalidArgument);
   IntListArg negs({4, -1});
   std::vector<EValue> ns{a->tensor(), size.ev(), negs.ev(), EValue(), o->tensor(), o->tensor()};
@@ -73,33 +73,33 @@ TEST(ViewOps, DiagonalCopy) {
   auto o = out(ScalarType::Double, {4});
   for (auto [offset, want] : std::vector<std::pair<int64_t, std::vector<double>>>{
            {0, {0, 5, 10}}, {1, {1, 6, 11}}, {-1, {4, 9}}, {3, {3}}, {4, {}}, {-5, {}}}) {
-    std::vector<EValue> v{a->tensor(), EValue(offset), EValue(int64_t(0)), EValue(int64_t(1)),
-                          o->tensor(), o->tensor()};
+    std::vector<EValue> v{a->tensor(),        EValue(offset), EValue(int64_t(0)),
+                          EValue(int64_t(1)), o->tensor(),    o->tensor()};
     ASSERT_EQ(call("aten::diagonal_copy.out", v), Error::Ok) << offset;
     EXPECT_EQ(o->values(), want) << offset;
   }
   // Batched, dims (2, 0) of a (2, 2, 3) tensor: out (2, d) with d over dim0/dim2.
   auto b = arange<int32_t>(ScalarType::Int, {2, 2, 3});
   auto bo = out(ScalarType::Int, {2, 2});
-  std::vector<EValue> bv{b->tensor(), EValue(int64_t(0)), EValue(int64_t(2)), EValue(int64_t(0)),
-                         bo->tensor(), bo->tensor()};
+  std::vector<EValue> bv{b->tensor(),        EValue(int64_t(0)), EValue(int64_t(2)),
+                         EValue(int64_t(0)), bo->tensor(),       bo->tensor()};
   ASSERT_EQ(call("aten::diagonal_copy.out", bv), Error::Ok);
   // out[j, k] = b[k, j, k]: b[0,0,0]=0, b[1,0,1]=7, b[0,1,0]=3, b[1,1,1]=10
   EXPECT_EQ(bo->values(), (std::vector<double>{0, 7, 3, 10}));
-  std::vector<EValue> same{a->tensor(), EValue(int64_t(0)), EValue(int64_t(1)), EValue(int64_t(-1)),
-                           o->tensor(), o->tensor()};
+  std::vector<EValue> same{a->tensor(),         EValue(int64_t(0)), EValue(int64_t(1)),
+                           EValue(int64_t(-1)), o->tensor(),        o->tensor()};
   EXPECT_EQ(call("aten::diagonal_copy.out", same), Error::InvalidArgument);
 }
 
 TEST(ViewOps, UnfoldCopy) {
   auto a = arange<float>(ScalarType::Float, {2, 5});
   auto o = out(ScalarType::Float, {2, 2, 2});
-  std::vector<EValue> v{a->tensor(), EValue(int64_t(1)), EValue(int64_t(2)), EValue(int64_t(2)),
-                        o->tensor(), o->tensor()};
+  std::vector<EValue> v{a->tensor(),        EValue(int64_t(1)), EValue(int64_t(2)),
+                        EValue(int64_t(2)), o->tensor(),        o->tensor()};
   ASSERT_EQ(call("aten::unfold_copy.out", v), Error::Ok);
   EXPECT_EQ(o->values(), (std::vector<double>{0, 1, 2, 3, 5, 6, 7, 8}));
-  std::vector<EValue> bad{a->tensor(), EValue(int64_t(1)), EValue(int64_t(6)), EValue(int64_t(1)),
-                          o->tensor(), o->tensor()};
+  std::vector<EValue> bad{a->tensor(),        EValue(int64_t(1)), EValue(int64_t(6)),
+                          EValue(int64_t(1)), o->tensor(),        o->tensor()};
   EXPECT_EQ(call("aten::unfold_copy.out", bad), Error::InvalidArgument);
 }
 
@@ -113,7 +113,7 @@ TEST(ViewOps, FlipAnyDimOrder) {
   // A channels-last input (logical (1, 2, 1, 3)) flipped along C into a
   // contiguous output.
   TT cl(ScalarType::Float, {1, 2, 1, 3}, 0, TensorShapeDynamism::STATIC, {0, 2, 3, 1});
-  cl.set<float>({0, 3, 1, 4, 2, 5});  // memory (h, w, c): logical c0 = 0 1 2, c1 = 3 4 5
+  cl.set<float>({0, 3, 1, 4, 2, 5}); // memory (h, w, c): logical c0 = 0 1 2, c1 = 3 4 5
   auto co = out(ScalarType::Float, {1, 2, 1, 3});
   IntListArg c({1});
   std::vector<EValue> cv{cl.tensor(), c.ev(), co->tensor(), co->tensor()};
@@ -146,7 +146,7 @@ TEST(ViewOps, PixelShuffleRoundTrip) {
   std::vector<EValue> vc{a->tensor(), EValue(int64_t(2)), cl.tensor(), cl.tensor()};
   ASSERT_EQ(call("aten::pixel_shuffle.out", vc), Error::Ok);
   const float* m = cl.data<float>();
-  EXPECT_EQ(m[1], got[16]);  // memory (h, w, c): element 1 is c=1, h=0, w=0
+  EXPECT_EQ(m[1], got[16]); // memory (h, w, c): element 1 is c=1, h=0, w=0
   std::vector<EValue> bad{a->tensor(), EValue(int64_t(3)), o->tensor(), o->tensor()};
   EXPECT_EQ(call("aten::pixel_shuffle.out", bad), Error::InvalidArgument);
 }

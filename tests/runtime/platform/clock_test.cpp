@@ -14,9 +14,9 @@ TEST(ClockTest, TicksToNanoseconds) {
   const rt::PalImpl original = *rt::get_pal_impl();
   // The default: one tick per nanosecond.
   EXPECT_EQ(rt::ticks_to_ns(12345), 12345u);
-  rt::register_pal(rt::PalImpl::create(nullptr, nullptr, nullptr, ratio, nullptr,
-                                       nullptr, nullptr, __FILE__));
-  g_ratio = {41, 1};  // e.g. a 24.39 MHz timer
+  rt::register_pal(
+      rt::PalImpl::create(nullptr, nullptr, nullptr, ratio, nullptr, nullptr, nullptr, __FILE__));
+  g_ratio = {41, 1}; // e.g. a 24.39 MHz timer
   EXPECT_EQ(rt::ticks_to_ns(3), 123u);
   g_ratio = {1, 4};
   EXPECT_EQ(::torch::executor::ticks_to_ns(10), 2u);

@@ -21,8 +21,8 @@ void capture(rt::LogLevel level, const char*, const char*, size_t, const char* m
 }
 
 int g_pal_lines = 0;
-void count_pal(et_timestamp_t, et_pal_log_level_t, const char*, const char*, size_t,
-               const char*, size_t) {
+void count_pal(et_timestamp_t, et_pal_log_level_t, const char*, const char*, size_t, const char*,
+               size_t) {
   ++g_pal_lines;
 }
 
@@ -83,7 +83,7 @@ TEST_F(LogTest, WithoutASinkMessagesGoToThePal) {
   EXPECT_EQ(g_pal_lines, 1);
   rt::set_log_sink(capture);
   ET_LOG(Error, "two");
-  EXPECT_EQ(g_pal_lines, 1);  // the sink took it
+  EXPECT_EQ(g_pal_lines, 1); // the sink took it
   EXPECT_EQ(g_sunk.back(), "two");
 }
 

@@ -23,21 +23,14 @@ std::vector<et_pal_log_level_t> g_levels;
 
 extern "C" {
 
-void et_pal_init(void) {
-  ++g_init_calls;
-}
+void et_pal_init(void) { ++g_init_calls; }
 
-et_timestamp_t et_pal_current_ticks(void) {
-  return 777;
-}
+et_timestamp_t et_pal_current_ticks(void) { return 777; }
 
-et_tick_ratio_t et_pal_ticks_to_ns_multiplier(void) {
-  return {1000, 1};
-}
+et_tick_ratio_t et_pal_ticks_to_ns_multiplier(void) { return {1000, 1}; }
 
-void et_pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level,
-                             const char*, const char*, size_t, const char* message,
-                             size_t length) {
+void et_pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level, const char*,
+                             const char*, size_t, const char* message, size_t length) {
   EXPECT_EQ(timestamp, 777u);
   g_messages.emplace_back(message, length);
   g_levels.push_back(level);
@@ -78,6 +71,5 @@ TEST(PalOverrideTest, LogsFromInsideTheLibraryComeHere) {
 }
 
 TEST(PalOverrideDeathTest, AbortUsesTheApplicationsHook) {
-  EXPECT_EXIT(ET_CHECK_MSG(false, "boom"), ::testing::ExitedWithCode(5),
-              "application abort hook");
+  EXPECT_EXIT(ET_CHECK_MSG(false, "boom"), ::testing::ExitedWithCode(5), "application abort hook");
 }

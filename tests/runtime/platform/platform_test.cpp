@@ -37,8 +37,8 @@ et_timestamp_t spy_ticks() {
   return g_spy->ticks;
 }
 et_tick_ratio_t spy_ratio() { return g_spy->ratio; }
-void spy_log(et_timestamp_t timestamp, et_pal_log_level_t level, const char*,
-             const char* function, size_t, const char* message, size_t length) {
+void spy_log(et_timestamp_t timestamp, et_pal_log_level_t level, const char*, const char* function,
+             size_t, const char* message, size_t length) {
   ++g_spy->log_calls;
   g_spy->last_timestamp = timestamp;
   g_spy->last_level = level;
@@ -67,9 +67,8 @@ class PlatformTest : public ::testing::Test {
     g_spy = nullptr;
   }
   void register_spy() {
-    ASSERT_TRUE(rt::register_pal(rt::PalImpl::create(
-        spy_init, nullptr, spy_ticks, spy_ratio, spy_log, spy_allocate, spy_free,
-        __FILE__)));
+    ASSERT_TRUE(rt::register_pal(rt::PalImpl::create(spy_init, nullptr, spy_ticks, spy_ratio,
+                                                     spy_log, spy_allocate, spy_free, __FILE__)));
   }
   Spy spy_;
   rt::PalImpl original_;
@@ -118,7 +117,7 @@ TEST_F(PlatformTest, NullEntriesKeepTheCurrentHook) {
   EXPECT_EQ(rt::get_pal_impl()->current_ticks, &spy_ticks);
   EXPECT_EQ(rt::get_pal_impl()->abort, &et_pal_abort);
   EXPECT_STREQ(rt::get_pal_impl()->source_filename, "second");
-  EXPECT_EQ(spy_.init_calls, 1);  // no init given: not called again
+  EXPECT_EQ(spy_.init_calls, 1); // no init given: not called again
 }
 
 TEST_F(PlatformTest, LogGoesThroughThePal) {
@@ -174,16 +173,16 @@ TEST(PlatformDeathTest, AbortGoesThroughThePal) {
   EXPECT_EXIT(
       {
         rt::register_pal(rt::PalImpl::create(
-            nullptr, [] { std::_Exit(7); }, nullptr, nullptr, nullptr, nullptr,
-            nullptr, "abort-test"));
+            nullptr, [] { std::_Exit(7); }, nullptr, nullptr, nullptr, nullptr, nullptr,
+            "abort-test"));
         rt::pal_abort();
       },
       ::testing::ExitedWithCode(7), "");
   // A hook that returns is followed by a real abort.
   EXPECT_DEATH(
       {
-        rt::register_pal(rt::PalImpl::create(nullptr, [] {}, nullptr, nullptr,
-                                             nullptr, nullptr, nullptr, "returns"));
+        rt::register_pal(rt::PalImpl::create(
+            nullptr, [] {}, nullptr, nullptr, nullptr, nullptr, nullptr, "returns"));
         rt::pal_abort();
       },
       "");

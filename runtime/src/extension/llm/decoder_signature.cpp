@@ -53,8 +53,7 @@ Result<TensorInfo> index_input(const MethodMeta& meta, size_t i, const std::stri
   ET_CHECK_OK_OR_RETURN_ERROR(info.error());
   ET_CHECK_OR_RETURN_ERROR(is_index_type(info->scalar_type()), NotSupported,
                            "Input %zu (%s) of '%s' is %s; int64 or int32 expected", i, what,
-                           method.c_str(),
-                           ::executorch::runtime::toString(info->scalar_type()));
+                           method.c_str(), ::executorch::runtime::toString(info->scalar_type()));
   return info;
 }
 
@@ -77,11 +76,11 @@ Result<MethodSignature> read_signature(Module& module, const std::string& method
   const auto ts = tokens->sizes();
   const auto ps = positions->sizes();
   ET_CHECK_OR_RETURN_ERROR(ts.size() == 2 && ts[0] == 1 && ts[1] >= 1, NotSupported,
-                           "Tokens input of '%s' has %zu dims; [1, T] expected",
-                           method.c_str(), ts.size());
+                           "Tokens input of '%s' has %zu dims; [1, T] expected", method.c_str(),
+                           ts.size());
   ET_CHECK_OR_RETURN_ERROR(ps.size() == 1 && (ps[0] == 1 || ps[0] == ts[1]), NotSupported,
-                           "input_pos of '%s' must be [1] or [T] (T = %d tokens)",
-                           method.c_str(), int(ts[1]));
+                           "input_pos of '%s' must be [1] or [T] (T = %d tokens)", method.c_str(),
+                           int(ts[1]));
   MethodSignature sig;
   sig.name = method;
   sig.token_type = tokens->scalar_type();
@@ -109,17 +108,18 @@ Error read_logits(Module& module, const std::string& method, int64_t* vocab_size
   auto tag = meta->output_tag(0);
   ET_CHECK_OK_OR_RETURN_ERROR(tag.error());
   ET_CHECK_OR_RETURN_ERROR(*tag == Tag::Tensor, NotSupported,
-                           "Output 0 of '%s' is not a tensor; logits expected",
-                           method.c_str());
+                           "Output 0 of '%s' is not a tensor; logits expected", method.c_str());
   auto info = meta->output_tensor_meta(0);
   ET_CHECK_OK_OR_RETURN_ERROR(info.error());
   ET_CHECK_OR_RETURN_ERROR(is_logits_type(info->scalar_type()), NotSupported,
-                           "Logits of '%s' are %s; a floating-point type expected",
-                           method.c_str(), ::executorch::runtime::toString(info->scalar_type()));
+                           "Logits of '%s' are %s; a floating-point type expected", method.c_str(),
+                           ::executorch::runtime::toString(info->scalar_type()));
   const auto sizes = info->sizes();
   ET_CHECK_OR_RETURN_ERROR(sizes.size() >= 1 && sizes.size() <= 3 && sizes[sizes.size() - 1] > 0,
-                           NotSupported, "Logits of '%s' have %zu dims; [1, T, V], [T, V] "
-                           "or [1, V] expected", method.c_str(), sizes.size());
+                           NotSupported,
+                           "Logits of '%s' have %zu dims; [1, T, V], [T, V] "
+                           "or [1, V] expected",
+                           method.c_str(), sizes.size());
   *vocab_size = sizes[sizes.size() - 1];
   *type = info->scalar_type();
   return Error::Ok;
@@ -141,10 +141,8 @@ Result<std::vector<int64_t>> read_int_metadata(Module& module, const std::string
   return values;
 }
 
-Result<int64_t> read_int_metadata_or(Module& module,
-                                     const std::unordered_set<std::string>& methods,
-                                     std::initializer_list<const char*> names,
-                                     int64_t fallback) {
+Result<int64_t> read_int_metadata_or(Module& module, const std::unordered_set<std::string>& methods,
+                                     std::initializer_list<const char*> names, int64_t fallback) {
   for (const char* name : names) {
     if (methods.count(name) == 0) {
       continue;

@@ -18,11 +18,10 @@ bool more_likely(const std::pair<float, int32_t>& a, const std::pair<float, int3
 
 } // namespace
 
-Sampler::Sampler(int32_t vocab_size, float temperature, float topp,
-                 unsigned long long rng_seed, int32_t topk)
+Sampler::Sampler(int32_t vocab_size, float temperature, float topp, unsigned long long rng_seed,
+                 int32_t topk)
     : vocab_size_(vocab_size),
-      inv_temperature_(temperature > 0 && std::isfinite(temperature) ? 1.0f / temperature
-                                                                      : 0.0f),
+      inv_temperature_(temperature > 0 && std::isfinite(temperature) ? 1.0f / temperature : 0.0f),
       topp_(topp),
       topk_(topk),
       rng_state_(static_cast<uint64_t>(rng_seed)) {}
@@ -136,9 +135,7 @@ int32_t Sampler::sample_distribution(float max_logit) {
 int32_t Sampler::sample(const float* logits) { return sample_any(logits); }
 int32_t Sampler::sample(const double* logits) { return sample_any(logits); }
 int32_t Sampler::sample(const ::executorch::aten::Half* logits) { return sample_any(logits); }
-int32_t Sampler::sample(const ::executorch::aten::BFloat16* logits) {
-  return sample_any(logits);
-}
+int32_t Sampler::sample(const ::executorch::aten::BFloat16* logits) { return sample_any(logits); }
 
 } // namespace llm
 } // namespace extension

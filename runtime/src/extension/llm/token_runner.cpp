@@ -64,16 +64,15 @@ int64_t position_at(const void* p, size_t i) {
 
 // The last position's logits in `out` ([1, T, V], [T, V] or [1, V]).
 Result<const void*> last_logits_row(const EValue& out, int64_t vocab, const std::string& m) {
-  ET_CHECK_OR_RETURN_ERROR(out.isTensor(), InvalidState,
-                           "Output 0 of '%s' is not a tensor", m.c_str());
+  ET_CHECK_OR_RETURN_ERROR(out.isTensor(), InvalidState, "Output 0 of '%s' is not a tensor",
+                           m.c_str());
   const Tensor& t = out.toTensor();
   ET_CHECK_OR_RETURN_ERROR(t.dim() >= 1 && t.size(t.dim() - 1) == vocab && t.numel() >= vocab,
                            InvalidState, "Logits of '%s' do not end in the vocabulary (%lld)",
                            m.c_str(), static_cast<long long>(vocab));
   const int64_t rows = t.numel() / vocab;
   const size_t row_bytes = t.nbytes() / static_cast<size_t>(rows);
-  return static_cast<const char*>(t.const_data_ptr()) +
-         static_cast<size_t>(rows - 1) * row_bytes;
+  return static_cast<const char*>(t.const_data_ptr()) + static_cast<size_t>(rows - 1) * row_bytes;
 }
 
 int32_t sample_row(Sampler& sampler, const void* row, ScalarType type) {
@@ -96,7 +95,8 @@ int32_t sample_row(Sampler& sampler, const void* row, ScalarType type) {
 TokenRunner::TokenRunner(std::unique_ptr<Module> module)
     : TokenRunner(std::move(module), Options()) {}
 TokenRunner::TokenRunner(std::unique_ptr<Module> module, Options options)
-    : owned_module_(std::move(module)), module_(owned_module_.get()),
+    : owned_module_(std::move(module)),
+      module_(owned_module_.get()),
       options_(std::move(options)) {}
 TokenRunner::TokenRunner(Module* module) : TokenRunner(module, Options()) {}
 TokenRunner::TokenRunner(Module* module, Options options)
@@ -125,9 +125,9 @@ Error TokenRunner::load() {
   ET_CHECK_OK_OR_RETURN_ERROR(prefill_sig.error());
   auto decode_sig = internal::read_signature(*module_, decode, static_cast<int>(*dynamic));
   ET_CHECK_OK_OR_RETURN_ERROR(decode_sig.error());
-  ET_CHECK_OR_RETURN_ERROR(decode_sig->max_tokens == 1 || decode_sig->dynamic_tokens,
-                           NotSupported, "Decode method '%s' takes exactly %lld tokens, not 1",
-                           decode.c_str(), static_cast<long long>(decode_sig->max_tokens));
+  ET_CHECK_OR_RETURN_ERROR(decode_sig->max_tokens == 1 || decode_sig->dynamic_tokens, NotSupported,
+                           "Decode method '%s' takes exactly %lld tokens, not 1", decode.c_str(),
+                           static_cast<long long>(decode_sig->max_tokens));
   ModelInfo info;
   info.prefill = std::move(*prefill_sig);
   info.decode = std::move(*decode_sig);
@@ -135,15 +135,13 @@ Error TokenRunner::load() {
       internal::read_logits(*module_, prefill, &info.vocab_size, &info.logits_type));
   int64_t decode_vocab = 0;
   ScalarType decode_type = ScalarType::Float;
-  ET_CHECK_OK_OR_RETURN_ERROR(
-      internal::read_logits(*module_, decode, &decode_vocab, &decode_type));
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::read_logits(*module_, decode, &decode_vocab, &decode_type));
   ET_CHECK_OR_RETURN_ERROR(decode_vocab == info.vocab_size, NotSupported,
-                           "'%s' and '%s' disagree on the vocabulary (%lld, %lld)",
-                           prefill.c_str(), decode.c_str(),
-                           static_cast<long long>(info.vocab_size),
+                           "'%s' and '%s' disagree on the vocabulary (%lld, %lld)", prefill.c_str(),
+                           decode.c_str(), static_cast<long long>(info.vocab_size),
                            static_cast<long long>(decode_vocab));
-  auto context = internal::read_int_metadata_or(
-      *module_, *names, {"get_max_context_len", "get_max_seq_len"}, -1);
+  auto context = internal::read_int_metadata_or(*module_, *names,
+                                                {"get_max_context_len", "get_max_seq_len"}, -1);
   ET_CHECK_OK_OR_RETURN_ERROR(context.error());
   info.max_context_len = options_.max_context_len > 0 ? options_.max_context_len : *context;
   for (const char* eos : {"get_eos_ids", "get_eos_id"}) {
@@ -172,16 +170,16 @@ Result<uint64_t> TokenRunner::step(const MethodSignature& method, const uint64_t
   const size_t n = static_cast<size_t>(count);
   const Positions positions{start_pos, method.positions_per_token};
   const size_t n_positions = method.positions_per_token ? n : 1;
-  ET_CHECK_OR_RETURN_ERROR(
-      store_indices(token_buffer_, method.token_type, n, token_at, tokens) &&
-          store_indices(position_buffer_, method.position_type, n_positions, position_at,
-                        &positions),
-      InvalidArgument, "A token or position does not fit the int32 inputs of '%s'",
-      method.name.c_str());
-  auto token_tensor = from_blob(token_buffer_.data(), {1, static_cast<int32_t>(count)},
-                                method.token_type);
-  auto position_tensor = from_blob(position_buffer_.data(),
-                                   {static_cast<int32_t>(n_positions)}, method.position_type);
+  ET_CHECK_OR_RETURN_ERROR(store_indices(token_buffer_, method.token_type, n, token_at, tokens) &&
+                               store_indices(position_buffer_, method.position_type, n_positions,
+                                             position_at, &positions),
+                           InvalidArgument,
+                           "A token or position does not fit the int32 inputs of '%s'",
+                           method.name.c_str());
+  auto token_tensor =
+      from_blob(token_buffer_.data(), {1, static_cast<int32_t>(count)}, method.token_type);
+  auto position_tensor =
+      from_blob(position_buffer_.data(), {static_cast<int32_t>(n_positions)}, method.position_type);
   auto outputs = module_->execute(method.name, {EValue(*token_tensor), EValue(*position_tensor)});
   if (!outputs.ok()) {
     ET_LOG(Error, "'%s' failed on %lld tokens at position %lld", method.name.c_str(),
@@ -245,8 +243,7 @@ Error TokenRunner::check_prompt(const std::vector<uint64_t>& prompt, int64_t sta
 Error TokenRunner::generate(const std::vector<uint64_t>& prompt, const GenerationConfig& config,
                             std::function<void(uint64_t)> token_callback,
                             std::function<void(const Stats&)> stats_callback) {
-  return generate_from_pos(prompt, 0, config, std::move(token_callback),
-                           std::move(stats_callback));
+  return generate_from_pos(prompt, 0, config, std::move(token_callback), std::move(stats_callback));
 }
 
 Error TokenRunner::generate_from_pos(const std::vector<uint64_t>& prompt, int64_t start_pos,
@@ -259,16 +256,16 @@ Error TokenRunner::generate_from_pos(const std::vector<uint64_t>& prompt, int64_
   ET_CHECK_OR_RETURN_ERROR(!unbounded || config.max_new_tokens >= 0, InvalidArgument,
                            "The program does not give its context length: set "
                            "max_new_tokens, seq_len or the runner's max_context_len");
-  const int64_t room = info_.max_context_len < 0
-                           ? std::numeric_limits<int32_t>::max()
-                           : info_.max_context_len - start_pos;
+  const int64_t room = info_.max_context_len < 0 ? std::numeric_limits<int32_t>::max()
+                                                 : info_.max_context_len - start_pos;
   const int32_t max_new = config.resolve_max_new_tokens(
       static_cast<int32_t>(std::min<int64_t>(room, std::numeric_limits<int32_t>::max())),
       static_cast<int32_t>(prompt.size()));
   ET_CHECK_OR_RETURN_ERROR(max_new > 0, InvalidArgument,
                            "No token to generate: %zu prompt tokens, max_new_tokens %d, "
-                           "seq_len %d, context %lld", prompt.size(), config.max_new_tokens,
-                           config.seq_len, static_cast<long long>(info_.max_context_len));
+                           "seq_len %d, context %lld",
+                           prompt.size(), config.max_new_tokens, config.seq_len,
+                           static_cast<long long>(info_.max_context_len));
   const std::vector<uint64_t>& stops =
       config.stop_tokens.empty() ? info_.eos_ids : config.stop_tokens;
   auto emit = [&](uint64_t token) {

@@ -24,7 +24,7 @@ TEST(BFloat16Test, TruncateAndRoundToNearestEven) {
   float above;
   std::memcpy(&above, &above_bits, 4);
   EXPECT_EQ(in::round_to_nearest_even(above), 0x3F81);
-  EXPECT_EQ(in::bits_from_f32(above), 0x3F80);  // truncation
+  EXPECT_EQ(in::bits_from_f32(above), 0x3F80); // truncation
   const uint32_t odd_tie_bits = 0x3F818000u;
   float odd_tie;
   std::memcpy(&odd_tie, &odd_tie_bits, 4);

@@ -81,7 +81,7 @@ TEST(HalfTest, FloatAccumulator) {
 TEST(HalfTest, ComparesThroughFloat) {
   EXPECT_TRUE(Half(1.0f) < Half(2.0f));
   EXPECT_TRUE(Half(2.0f) == 2.0f);
-  EXPECT_TRUE(Half(0.1f) != 0.1f);  // 0.1 is not representable
+  EXPECT_TRUE(Half(0.1f) != 0.1f); // 0.1 is not representable
 }
 
 TEST(HalfTest, NumericLimits) {
@@ -100,7 +100,8 @@ TEST(HalfTest, NumericLimits) {
 TEST(HalfTest, BitHelpers) {
   namespace in = ::torch::executor::internal;
   EXPECT_EQ(in::fp16_ieee_from_fp32_value(-2.0f), 0xC000);
-  EXPECT_EQ(in::fp16_ieee_to_fp32_value(0x3555), static_cast<float>(Half(0x3555, Half::from_bits())));
+  EXPECT_EQ(in::fp16_ieee_to_fp32_value(0x3555),
+            static_cast<float>(Half(0x3555, Half::from_bits())));
   EXPECT_EQ(in::fp16_ieee_to_fp32_bits(0x3C00), 0x3F800000u);
   EXPECT_EQ(in::fp32_to_bits(in::fp32_from_bits(0x40490FDBu)), 0x40490FDBu);
 }

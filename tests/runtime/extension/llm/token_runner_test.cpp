@@ -37,9 +37,9 @@ struct Fixture {
   explicit Fixture(const toy::Options& o, TokenRunner::Options ro = {})
       : bytes(toy::make_program(o)) {
     executorch::runtime::runtime_init();
-    auto module = std::make_unique<Module>(
-        std::make_unique<BufferDataLoader>(bytes.data(), bytes.size()), nullptr, nullptr,
-        nullptr, nullptr, /*share_memory_arenas=*/true);
+    auto module =
+        std::make_unique<Module>(std::make_unique<BufferDataLoader>(bytes.data(), bytes.size()),
+                                 nullptr, nullptr, nullptr, nullptr, /*share_memory_arenas=*/true);
     runner = std::make_unique<TokenRunner>(std::move(module), ro);
   }
 
@@ -157,8 +157,9 @@ TEST(TokenRunnerTest, EchoWarmingAndStop) {
   bool stats_called = false;
   std::vector<uint64_t> none;
   Fixture warm(o);
-  ASSERT_EQ(warm.runner->generate(kPrompt, c, [&](uint64_t t) { none.push_back(t); },
-                               [&](const Stats&) { stats_called = true; }),
+  ASSERT_EQ(warm.runner->generate(
+                kPrompt, c, [&](uint64_t t) { none.push_back(t); },
+                [&](const Stats&) { stats_called = true; }),
             Error::Ok);
   EXPECT_TRUE(none.empty());
   EXPECT_FALSE(stats_called);
@@ -258,8 +259,8 @@ std::vector<uint8_t> not_a_decoder() {
 TEST(TokenRunnerTest, ProgramsItCannotDriveFailAtLoad) {
   const auto bytes = not_a_decoder();
   executorch::runtime::runtime_init();
-  TokenRunner r(std::make_unique<Module>(
-      std::make_unique<BufferDataLoader>(bytes.data(), bytes.size())));
+  TokenRunner r(
+      std::make_unique<Module>(std::make_unique<BufferDataLoader>(bytes.data(), bytes.size())));
   EXPECT_EQ(r.load(), Error::NotSupported);
   EXPECT_FALSE(r.is_loaded());
   EXPECT_EQ(r.generate({1}, greedy(1)), Error::NotSupported);

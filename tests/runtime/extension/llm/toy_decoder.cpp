@@ -185,8 +185,8 @@ std::vector<uint8_t> make_program(const Options& o) {
   }
   if (o.metadata) {
     p.methods.push_back(constant_method("get_max_context_len", {ValueDesc::Int(kContext)}));
-    p.methods.push_back(constant_method(
-        "enable_dynamic_shape", {ValueDesc::Bool(o.layout != Layout::ForwardStatic)}));
+    p.methods.push_back(constant_method("enable_dynamic_shape",
+                                        {ValueDesc::Bool(o.layout != Layout::ForwardStatic)}));
   }
   if (!o.eos_ids.empty()) {
     std::vector<ValueDesc> ids;
@@ -202,8 +202,8 @@ std::vector<float> Reference::feed(const std::vector<uint64_t>& tokens,
   std::vector<float> last(kVocab);
   for (size_t i = 0; i < tokens.size(); ++i) {
     for (int32_t c = 0; c < kVocab; ++c) {
-      const float v = weight(int32_t(tokens[i]), c) + position(int32_t(positions[i]), c) +
-                      state_[size_t(c)];
+      const float v =
+          weight(int32_t(tokens[i]), c) + position(int32_t(positions[i]), c) + state_[size_t(c)];
       last[size_t(c)] = round_trip(v, type_);
     }
   }
@@ -219,8 +219,8 @@ uint64_t argmax(const std::vector<float>& v) {
 }
 } // namespace
 
-std::vector<uint64_t> reference_greedy(const Options& o, const std::vector<uint64_t>& prompt,
-                                       int n, const std::vector<uint64_t>& stop) {
+std::vector<uint64_t> reference_greedy(const Options& o, const std::vector<uint64_t>& prompt, int n,
+                                       const std::vector<uint64_t>& stop) {
   Reference ref(o.type);
   const bool per_token = o.layout == Layout::PrefillDecode;
   const size_t chunk = o.layout == Layout::ForwardStatic ? 1 : size_t(kPrefillBound);

@@ -27,7 +27,7 @@ constexpr int32_t kPrefillBound = 6; // dynamic prefill: up to 6 tokens a call
 constexpr float kPenalty = -0.25f;
 
 enum class Layout {
-  PrefillDecode, // prefill [1, <=6] dynamic + decode [1, 1]; input_pos [T]
+  PrefillDecode,  // prefill [1, <=6] dynamic + decode [1, 1]; input_pos [T]
   ForwardDynamic, // one forward [1, <=6] dynamic; input_pos [1] (start)
   ForwardStatic,  // one forward [1, 1] static; input_pos [1]
 };
@@ -45,7 +45,7 @@ struct Options {
   LogitsType type = LogitsType::Float;
   bool int32_inputs = false;
   // Constant methods as upstream's LLM export writes them.
-  bool metadata = false;       // get_max_context_len, enable_dynamic_shape
+  bool metadata = false;        // get_max_context_len, enable_dynamic_shape
   std::vector<int64_t> eos_ids; // get_eos_ids when not empty
 };
 
@@ -69,9 +69,8 @@ class Reference {
 
 // Greedy generation with the reference: prompt, then n tokens (the first
 // from the prompt's logits), stopping after a stop token.
-std::vector<uint64_t> reference_greedy(const Options& options,
-                                       const std::vector<uint64_t>& prompt, int n,
-                                       const std::vector<uint64_t>& stop = {});
+std::vector<uint64_t> reference_greedy(const Options& options, const std::vector<uint64_t>& prompt,
+                                       int n, const std::vector<uint64_t>& stop = {});
 
 float weight(int32_t row, int32_t col);   // W[row][col]
 float position(int32_t row, int32_t col); // Q[row][col]

@@ -20,9 +20,8 @@ class BufferDataLoader final : public ::executorch::runtime::DataLoader {
   BufferDataLoader(const void* data, size_t size)
       : data_(static_cast<const uint8_t*>(data)), size_(size) {}
 
-  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer>
-  load(size_t offset, size_t size,
-       const DataLoader::SegmentInfo& segment_info) const override {
+  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer> load(
+      size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const override {
     (void)segment_info;
     if (!in_range(offset, size)) {
       return ::executorch::runtime::Error::InvalidArgument;
@@ -31,13 +30,11 @@ class BufferDataLoader final : public ::executorch::runtime::DataLoader {
                                                  /*free_fn=*/nullptr);
   }
 
-  ET_NODISCARD ::executorch::runtime::Result<size_t> size() const override {
-    return size_;
-  }
+  ET_NODISCARD ::executorch::runtime::Result<size_t> size() const override { return size_; }
 
-  ET_NODISCARD ::executorch::runtime::Error load_into(
-      size_t offset, size_t size, const SegmentInfo& segment_info,
-      void* buffer) const override {
+  ET_NODISCARD ::executorch::runtime::Error load_into(size_t offset, size_t size,
+                                                      const SegmentInfo& segment_info,
+                                                      void* buffer) const override {
     (void)segment_info;
     if (buffer == nullptr && size != 0) {
       ET_LOG(Error, "BufferDataLoader: null destination buffer");
@@ -56,9 +53,8 @@ class BufferDataLoader final : public ::executorch::runtime::DataLoader {
   // Written so that offset + size cannot overflow.
   bool in_range(size_t offset, size_t size) const {
     if (offset > size_ || size > size_ - offset) {
-      ET_LOG(Error,
-             "BufferDataLoader: range [%zu, +%zu) is outside the %zu-byte buffer",
-             offset, size, size_);
+      ET_LOG(Error, "BufferDataLoader: range [%zu, +%zu) is outside the %zu-byte buffer", offset,
+             size, size_);
       return false;
     }
     return true;

@@ -20,8 +20,8 @@ class EXECUTORCH_API FileDataLoader final : public ::executorch::runtime::DataLo
   ET_NODISCARD static ::executorch::runtime::Result<FileDataLoader> from(
       const char* file_name, size_t alignment = alignof(std::max_align_t));
 
-  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<FileDataLoader>
-  From(const char* file_name, size_t alignment = alignof(std::max_align_t)) {
+  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<FileDataLoader> From(
+      const char* file_name, size_t alignment = alignof(std::max_align_t)) {
     return from(file_name, alignment);
   }
 
@@ -31,21 +31,18 @@ class EXECUTORCH_API FileDataLoader final : public ::executorch::runtime::DataLo
   FileDataLoader& operator=(FileDataLoader&&) = delete;
   ~FileDataLoader() override;
 
-  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer>
-  load(size_t offset, size_t size,
-       const DataLoader::SegmentInfo& segment_info) const override;
+  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer> load(
+      size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const override;
 
   ET_NODISCARD ::executorch::runtime::Result<size_t> size() const override;
 
-  ET_NODISCARD ::executorch::runtime::Error load_into(
-      size_t offset, size_t size, const SegmentInfo& segment_info,
-      void* buffer) const override;
+  ET_NODISCARD ::executorch::runtime::Error load_into(size_t offset, size_t size,
+                                                      const SegmentInfo& segment_info,
+                                                      void* buffer) const override;
 
  private:
-  FileDataLoader(int fd, size_t file_size, size_t alignment,
-                 const char* file_name)
-      : file_name_(file_name), file_size_(file_size), alignment_(alignment),
-        fd_(fd) {}
+  FileDataLoader(int fd, size_t file_size, size_t alignment, const char* file_name)
+      : file_name_(file_name), file_size_(file_size), alignment_(alignment), fd_(fd) {}
 
   const char* file_name_; // owned (strdup'd) copy, for log lines
   size_t file_size_;

@@ -21,9 +21,8 @@ class EXECUTORCH_API FileDescriptorDataLoader final : public ::executorch::runti
   // InvalidArgument for a URI that is not "fd:///<non-negative number>" or an
   // alignment that is not a power of two; AccessFailed when the descriptor
   // cannot be stat'ed (it is closed then too).
-  ET_NODISCARD static ::executorch::runtime::Result<FileDescriptorDataLoader>
-  fromFileDescriptorUri(const char* file_descriptor_uri,
-                        size_t alignment = alignof(std::max_align_t));
+  ET_NODISCARD static ::executorch::runtime::Result<FileDescriptorDataLoader> fromFileDescriptorUri(
+      const char* file_descriptor_uri, size_t alignment = alignof(std::max_align_t));
 
   FileDescriptorDataLoader(FileDescriptorDataLoader&& rhs) noexcept;
   FileDescriptorDataLoader(const FileDescriptorDataLoader&) = delete;

@@ -27,12 +27,12 @@ class EXECUTORCH_API MmapDataLoader final : public ::executorch::runtime::DataLo
   ET_NODISCARD static ::executorch::runtime::Result<MmapDataLoader> from(
       const char* file_name, MlockConfig mlock_config = MlockConfig::UseMlock);
 
-  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<MmapDataLoader>
-  From(const char* file_name, MlockConfig mlock_config = MlockConfig::UseMlock) {
+  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<MmapDataLoader> From(
+      const char* file_name, MlockConfig mlock_config = MlockConfig::UseMlock) {
     return from(file_name, mlock_config);
   }
-  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<MmapDataLoader>
-  From(const char* file_name, bool use_mlock) {
+  ET_DEPRECATED ET_NODISCARD static ::executorch::runtime::Result<MmapDataLoader> From(
+      const char* file_name, bool use_mlock) {
     return from(file_name, use_mlock ? MlockConfig::UseMlock : MlockConfig::NoMlock);
   }
 
@@ -42,21 +42,24 @@ class EXECUTORCH_API MmapDataLoader final : public ::executorch::runtime::DataLo
   MmapDataLoader& operator=(MmapDataLoader&&) = delete;
   ~MmapDataLoader() override;
 
-  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer>
-  load(size_t offset, size_t size,
-       const DataLoader::SegmentInfo& segment_info) const override;
+  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer> load(
+      size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const override;
 
   ET_NODISCARD ::executorch::runtime::Result<size_t> size() const override;
 
-  ET_NODISCARD ::executorch::runtime::Error load_into(
-      size_t offset, size_t size, const SegmentInfo& segment_info,
-      void* buffer) const override;
+  ET_NODISCARD ::executorch::runtime::Error load_into(size_t offset, size_t size,
+                                                      const SegmentInfo& segment_info,
+                                                      void* buffer) const override;
 
  private:
   MmapDataLoader(int fd, size_t file_size, void* mapping, size_t mapping_size,
                  const char* file_name, size_t page_size, MlockConfig mlock_config)
-      : file_name_(file_name), file_size_(file_size), mapping_(mapping),
-        mapping_size_(mapping_size), page_size_(page_size), fd_(fd),
+      : file_name_(file_name),
+        file_size_(file_size),
+        mapping_(mapping),
+        mapping_size_(mapping_size),
+        page_size_(page_size),
+        fd_(fd),
         mlock_config_(mlock_config) {}
 
   const char* file_name_; // owned (strdup'd) copy, for log lines

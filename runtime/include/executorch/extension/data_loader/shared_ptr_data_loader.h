@@ -24,14 +24,13 @@ class SharedPtrDataLoader final : public ::executorch::runtime::DataLoader {
 
   // InvalidArgument for a range outside the data.
   ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer> load(
-      size_t offset, size_t size,
-      const DataLoader::SegmentInfo& segment_info) const override {
+      size_t offset, size_t size, const DataLoader::SegmentInfo& segment_info) const override {
     (void)segment_info;
     ET_CHECK_OR_RETURN_ERROR(offset <= size_ && size <= size_ - offset, InvalidArgument,
-                             "Range [%zu, +%zu) is outside the %zu bytes of data", offset,
-                             size, size_);
-    return ::executorch::runtime::FreeableBuffer(static_cast<uint8_t*>(data_.get()) + offset,
-                                                 size, /*free_fn=*/nullptr);
+                             "Range [%zu, +%zu) is outside the %zu bytes of data", offset, size,
+                             size_);
+    return ::executorch::runtime::FreeableBuffer(static_cast<uint8_t*>(data_.get()) + offset, size,
+                                                 /*free_fn=*/nullptr);
   }
 
   ET_NODISCARD ::executorch::runtime::Result<size_t> size() const override { return size_; }

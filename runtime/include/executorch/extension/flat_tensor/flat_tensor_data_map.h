@@ -24,8 +24,7 @@ class EXECUTORCH_API FlatTensorDataMap final : public runtime::NamedDataMap {
  public:
   // Reads and checks the header and the FlatBuffer; the loader must outlive
   // the map.
-  ET_NODISCARD static runtime::Result<FlatTensorDataMap> load(
-      runtime::DataLoader* loader);
+  ET_NODISCARD static runtime::Result<FlatTensorDataMap> load(runtime::DataLoader* loader);
 
   FlatTensorDataMap(FlatTensorDataMap&&) noexcept = default;
   FlatTensorDataMap(const FlatTensorDataMap&) = delete;
@@ -44,10 +43,13 @@ class EXECUTORCH_API FlatTensorDataMap final : public runtime::NamedDataMap {
 
  private:
   FlatTensorDataMap(runtime::DataLoader* loader, runtime::FreeableBuffer data,
-                    const flat_tensor_flatbuffer::FlatTensor* root,
-                    uint64_t segment_base_offset, std::vector<uint32_t> order)
-      : loader_(loader), data_(std::move(data)), root_(root),
-        segment_base_offset_(segment_base_offset), order_(std::move(order)) {}
+                    const flat_tensor_flatbuffer::FlatTensor* root, uint64_t segment_base_offset,
+                    std::vector<uint32_t> order)
+      : loader_(loader),
+        data_(std::move(data)),
+        root_(root),
+        segment_base_offset_(segment_base_offset),
+        order_(std::move(order)) {}
   // Index into named_data, or -1.
   int64_t find(std::string_view key) const;
 

@@ -44,7 +44,7 @@ class EXECUTORCH_API CPUCachingAllocator : public ::executorch::runtime::MemoryA
   void free_everything();
 
   std::mutex mutex_;
-  std::unordered_map<size_t, std::vector<Block>> available_; // by size
+  std::unordered_map<size_t, std::vector<Block>> available_;  // by size
   std::unordered_map<void*, std::pair<size_t, size_t>> live_; // size, alignment
   size_t max_size_;
   size_t current_size_ = 0; // bytes of every block, live or cached

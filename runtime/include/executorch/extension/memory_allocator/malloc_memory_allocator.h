@@ -13,8 +13,7 @@
 namespace executorch {
 namespace extension {
 
-class EXECUTORCH_API MallocMemoryAllocator final
-    : public ::executorch::runtime::MemoryAllocator {
+class EXECUTORCH_API MallocMemoryAllocator final : public ::executorch::runtime::MemoryAllocator {
  public:
   MallocMemoryAllocator();
   MallocMemoryAllocator(const MallocMemoryAllocator&) = delete;

@@ -35,8 +35,7 @@ class EXECUTORCH_API HostBuffer final {
 
   // n bytes, 64-byte aligned, reading as zero; charged to budget (when not
   // null) under `what` first, and refunded when the buffer goes.
-  static ::executorch::runtime::Result<HostBuffer> allocate(size_t n,
-                                                            MemoryBudget* budget,
+  static ::executorch::runtime::Result<HostBuffer> allocate(size_t n, MemoryBudget* budget,
                                                             const char* what);
 
   HostBuffer() = default;

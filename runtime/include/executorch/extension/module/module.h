@@ -124,19 +124,16 @@ class EXECUTORCH_API Module {
       const std::string& method_name,
       ::executorch::runtime::HierarchicalAllocator* planned_memory = nullptr,
       ::executorch::runtime::EventTracer* event_tracer = nullptr,
-      const ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap* backend_options =
-          nullptr,
+      const ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap* backend_options = nullptr,
       std::vector<::executorch::ET_RUNTIME_NAMESPACE::Kernel> kernel_registry = {});
-  ET_DEPRECATED ET_NODISCARD Error load_method(
-      const std::string& method_name,
-      ::executorch::runtime::EventTracer* event_tracer) {
+  ET_DEPRECATED ET_NODISCARD Error load_method(const std::string& method_name,
+                                               ::executorch::runtime::EventTracer* event_tracer) {
     return load_method(method_name, nullptr, event_tracer);
   }
   ET_NODISCARD Error load_forward(
       ::executorch::runtime::HierarchicalAllocator* planned_memory = nullptr,
       ::executorch::runtime::EventTracer* event_tracer = nullptr,
-      const ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap* backend_options =
-          nullptr,
+      const ::executorch::ET_RUNTIME_NAMESPACE::LoadBackendOptionsMap* backend_options = nullptr,
       std::vector<::executorch::ET_RUNTIME_NAMESPACE::Kernel> kernel_registry = {}) {
     return load_method("forward", planned_memory, event_tracer, backend_options,
                        std::move(kernel_registry));
@@ -152,8 +149,8 @@ class EXECUTORCH_API Module {
   // Loads the method if needed, sets inputs[i] (None entries keep what
   // set_input stored), runs it and returns every output. Outputs point into
   // method memory: valid until the next run, an unload or destruction.
-  ET_NODISCARD virtual Result<std::vector<EValue>> execute(
-      const std::string& method_name, const std::vector<EValue>& input_values);
+  ET_NODISCARD virtual Result<std::vector<EValue>> execute(const std::string& method_name,
+                                                           const std::vector<EValue>& input_values);
   ET_NODISCARD Result<std::vector<EValue>> execute(const std::string& method_name,
                                                    const EValue& input_value) {
     return execute(method_name, std::vector<EValue>{input_value});
@@ -165,16 +162,14 @@ class EXECUTORCH_API Module {
   // First output only; InvalidArgument when the method has none.
   ET_NODISCARD Result<EValue> get(const std::string& method_name,
                                   const std::vector<EValue>& input_values);
-  ET_NODISCARD Result<EValue> get(const std::string& method_name,
-                                  const EValue& input_value) {
+  ET_NODISCARD Result<EValue> get(const std::string& method_name, const EValue& input_value) {
     return get(method_name, std::vector<EValue>{input_value});
   }
   ET_NODISCARD Result<EValue> get(const std::string& method_name) {
     return get(method_name, std::vector<EValue>{});
   }
 
-  ET_NODISCARD Result<std::vector<EValue>> forward(
-      const std::vector<EValue>& input_values) {
+  ET_NODISCARD Result<std::vector<EValue>> forward(const std::vector<EValue>& input_values) {
     return execute("forward", input_values);
   }
   ET_NODISCARD Result<std::vector<EValue>> forward(const EValue& input_value) {
@@ -184,8 +179,8 @@ class EXECUTORCH_API Module {
 
   // Stores an input for later runs (the value is shallow: a tensor's data
   // must stay alive until then).
-  ET_NODISCARD Error set_input(const std::string& method_name,
-                               const EValue& input_value, size_t input_index);
+  ET_NODISCARD Error set_input(const std::string& method_name, const EValue& input_value,
+                               size_t input_index);
   ET_NODISCARD Error set_input(const EValue& input_value, size_t input_index) {
     return set_input("forward", input_value, input_index);
   }
@@ -208,11 +203,8 @@ class EXECUTORCH_API Module {
   }
 
   ET_NODISCARD Result<std::vector<EValue>> get_outputs(const std::string& method_name);
-  ET_NODISCARD Result<std::vector<EValue>> get_outputs() {
-    return get_outputs("forward");
-  }
-  ET_NODISCARD Result<EValue> get_output(const std::string& method_name,
-                                         size_t output_index = 0);
+  ET_NODISCARD Result<std::vector<EValue>> get_outputs() { return get_outputs("forward"); }
+  ET_NODISCARD Result<EValue> get_output(const std::string& method_name, size_t output_index = 0);
   ET_NODISCARD Result<EValue> get_output(size_t output_index = 0) {
     return get_output("forward", output_index);
   }

@@ -24,8 +24,7 @@ namespace executorch {
 namespace extension {
 namespace ET_MERGED_DATA_MAP_NAMESPACE {
 
-class EXECUTORCH_API MergedDataMap final
-    : public ::executorch::ET_RUNTIME_NAMESPACE::NamedDataMap {
+class EXECUTORCH_API MergedDataMap final : public ::executorch::ET_RUNTIME_NAMESPACE::NamedDataMap {
  public:
   // Null maps and maps without keys are skipped; InvalidArgument when none
   // is left, or when two maps hold the same key. The maps must outlive the
@@ -34,17 +33,14 @@ class EXECUTORCH_API MergedDataMap final
       ::executorch::runtime::Span<const ::executorch::ET_RUNTIME_NAMESPACE::NamedDataMap*>
           named_data_maps);
 
-  ET_NODISCARD ::executorch::runtime::Result<
-      const ::executorch::ET_RUNTIME_NAMESPACE::TensorLayout>
+  ET_NODISCARD ::executorch::runtime::Result<const ::executorch::ET_RUNTIME_NAMESPACE::TensorLayout>
   get_tensor_layout(std::string_view key) const override;
-  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer>
-  get_data(std::string_view key) const override;
-  ET_NODISCARD ::executorch::runtime::Error load_data_into(std::string_view key,
-                                                           void* buffer,
+  ET_NODISCARD ::executorch::runtime::Result<::executorch::runtime::FreeableBuffer> get_data(
+      std::string_view key) const override;
+  ET_NODISCARD ::executorch::runtime::Error load_data_into(std::string_view key, void* buffer,
                                                            size_t size) const override;
   ET_NODISCARD ::executorch::runtime::Result<uint32_t> get_num_keys() const override;
-  ET_NODISCARD ::executorch::runtime::Result<const char*> get_key(
-      uint32_t index) const override;
+  ET_NODISCARD ::executorch::runtime::Result<const char*> get_key(uint32_t index) const override;
 
   MergedDataMap(MergedDataMap&&) noexcept = default;
   MergedDataMap(const MergedDataMap&) = delete;
@@ -57,8 +53,7 @@ class EXECUTORCH_API MergedDataMap final
   // (key, map position), sorted by key.
   using Owners = std::vector<std::pair<std::string, uint32_t>>;
 
-  MergedDataMap(Maps maps, Owners owners)
-      : maps_(std::move(maps)), owners_(std::move(owners)) {}
+  MergedDataMap(Maps maps, Owners owners) : maps_(std::move(maps)), owners_(std::move(owners)) {}
   // The map that holds key, or nullptr.
   const ::executorch::ET_RUNTIME_NAMESPACE::NamedDataMap* owner(std::string_view key) const;
 

@@ -20,8 +20,7 @@ namespace extension {
 // malloc'd; the span's array itself was new[]'d. Move-only.
 class EXECUTORCH_API BufferCleanup final {
  public:
-  explicit BufferCleanup(::executorch::runtime::Span<void*> buffers)
-      : buffers_(buffers) {}
+  explicit BufferCleanup(::executorch::runtime::Span<void*> buffers) : buffers_(buffers) {}
   BufferCleanup(BufferCleanup&& rhs) noexcept : buffers_(rhs.buffers_) {
     rhs.buffers_ = ::executorch::runtime::Span<void*>();
   }
@@ -45,10 +44,8 @@ struct PrepareInputTensorsOptions {
 // equal the input's nbytes); other tensor inputs are filled with ones.
 // Non-tensor inputs keep their traced values. Keep the returned cleanup
 // alive while the method runs: unplanned inputs alias these buffers.
-ET_NODISCARD EXECUTORCH_API ::executorch::runtime::Result<BufferCleanup>
-prepare_input_tensors(
-    ::executorch::ET_RUNTIME_NAMESPACE::Method& method,
-    PrepareInputTensorsOptions options = {},
+ET_NODISCARD EXECUTORCH_API ::executorch::runtime::Result<BufferCleanup> prepare_input_tensors(
+    ::executorch::ET_RUNTIME_NAMESPACE::Method& method, PrepareInputTensorsOptions options = {},
     const std::vector<std::pair<char*, size_t>>& input_buffers = {});
 
 } // namespace extension

@@ -38,12 +38,12 @@ class TensorAccessor : public internal::TensorAccessorBase<T, N> {
       : internal::TensorAccessorBase<T, N>(data, sizes, strides) {}
   // The sub-accessor over dimensions 1..N-1 at index i of dimension 0.
   TensorAccessor<T, N - 1> operator[](ssize_t i) {
-    return TensorAccessor<T, N - 1>(this->data_ + this->strides_[0] * i,
-                                    this->sizes_ + 1, this->strides_ + 1);
+    return TensorAccessor<T, N - 1>(this->data_ + this->strides_[0] * i, this->sizes_ + 1,
+                                    this->strides_ + 1);
   }
   const TensorAccessor<T, N - 1> operator[](ssize_t i) const {
-    return TensorAccessor<T, N - 1>(this->data_ + this->strides_[0] * i,
-                                    this->sizes_ + 1, this->strides_ + 1);
+    return TensorAccessor<T, N - 1>(this->data_ + this->strides_[0] * i, this->sizes_ + 1,
+                                    this->strides_ + 1);
   }
 };
 
@@ -54,9 +54,7 @@ class TensorAccessor<T, 1> : public internal::TensorAccessorBase<T, 1> {
                  const ::executorch::aten::StridesType* strides)
       : internal::TensorAccessorBase<T, 1>(data, sizes, strides) {}
   T& operator[](ssize_t i) { return this->data_[this->strides_[0] * i]; }
-  const T& operator[](ssize_t i) const {
-    return this->data_[this->strides_[0] * i];
-  }
+  const T& operator[](ssize_t i) const { return this->data_[this->strides_[0] * i]; }
 };
 
 // InvalidArgument when the rank is not N or T does not match the dtype's
@@ -67,8 +65,8 @@ template <typename T, ssize_t N>
     const ::executorch::aten::Tensor& tensor) {
   static_assert(N > 0, "TensorAccessor is used for indexing tensors, rank > 0");
   if (N != tensor.dim()) {
-    ET_LOG(Error, "make_tensor_accessor: rank %zd, tensor has %zd",
-           static_cast<ssize_t>(N), static_cast<ssize_t>(tensor.dim()));
+    ET_LOG(Error, "make_tensor_accessor: rank %zd, tensor has %zd", static_cast<ssize_t>(N),
+           static_cast<ssize_t>(tensor.dim()));
     return ::executorch::runtime::Error::InvalidArgument;
   }
   if (static_cast<ssize_t>(sizeof(T)) != tensor.element_size()) {
@@ -84,8 +82,8 @@ template <typename T, ssize_t N>
       return ::executorch::runtime::Error::NotSupported;
     }
   }
-  return TensorAccessor<T, N>(static_cast<T*>(tensor.mutable_data_ptr()),
-                              tensor.sizes().data(), tensor.strides().data());
+  return TensorAccessor<T, N>(static_cast<T*>(tensor.mutable_data_ptr()), tensor.sizes().data(),
+                              tensor.strides().data());
 }
 
 } // namespace extension

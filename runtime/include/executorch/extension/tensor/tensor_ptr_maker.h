@@ -48,21 +48,18 @@ class TensorPtrMaker final {
   }
 
   TensorPtr make_tensor_ptr() && {
-    return ::executorch::extension::make_tensor_ptr(
-        std::move(sizes_), data_, std::move(dim_order_), std::move(strides_),
-        type_, dynamism_, std::move(deleter_), device_);
+    return ::executorch::extension::make_tensor_ptr(std::move(sizes_), data_, std::move(dim_order_),
+                                                    std::move(strides_), type_, dynamism_,
+                                                    std::move(deleter_), device_);
   }
-  /* implicit */ operator TensorPtr() && {
-    return std::move(*this).make_tensor_ptr();
-  }
+  /* implicit */ operator TensorPtr() && { return std::move(*this).make_tensor_ptr(); }
 
  private:
   TensorPtrMaker(void* data, std::vector<::executorch::aten::SizesType> sizes,
                  ::executorch::aten::ScalarType type)
       : sizes_(std::move(sizes)), data_(data), type_(type) {}
 
-  friend TensorPtrMaker for_blob(void* data,
-                                 std::vector<::executorch::aten::SizesType> sizes,
+  friend TensorPtrMaker for_blob(void* data, std::vector<::executorch::aten::SizesType> sizes,
                                  ::executorch::aten::ScalarType type);
 
   std::vector<::executorch::aten::SizesType> sizes_;
@@ -104,23 +101,23 @@ inline TensorPtr from_blob(
       .make_tensor_ptr();
 }
 
-inline TensorPtr from_blob(
-    void* data, std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type, std::function<void(void*)>&& deleter,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr from_blob(void* data, std::vector<::executorch::aten::SizesType> sizes,
+                           ::executorch::aten::ScalarType type,
+                           std::function<void(void*)>&& deleter,
+                           ::executorch::aten::TensorShapeDynamism dynamism =
+                               ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return for_blob(data, std::move(sizes), type)
       .deleter(std::move(deleter))
       .dynamism(dynamism)
       .make_tensor_ptr();
 }
 
-inline TensorPtr from_blob(
-    void* data, std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::ScalarType type, std::function<void(void*)>&& deleter,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr from_blob(void* data, std::vector<::executorch::aten::SizesType> sizes,
+                           std::vector<::executorch::aten::StridesType> strides,
+                           ::executorch::aten::ScalarType type,
+                           std::function<void(void*)>&& deleter,
+                           ::executorch::aten::TensorShapeDynamism dynamism =
+                               ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return for_blob(data, std::move(sizes), type)
       .strides(std::move(strides))
       .deleter(std::move(deleter))
@@ -130,18 +127,17 @@ inline TensorPtr from_blob(
 
 // Owning tensors with uninitialized (empty*) or filled contents. Empty
 // strides mean contiguous.
-EXECUTORCH_API TensorPtr empty_strided(
-    std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
+EXECUTORCH_API TensorPtr
+empty_strided(std::vector<::executorch::aten::SizesType> sizes,
+              std::vector<::executorch::aten::StridesType> strides,
+              ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+              ::executorch::aten::TensorShapeDynamism dynamism =
+                  ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
 
-inline TensorPtr empty(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr empty(std::vector<::executorch::aten::SizesType> sizes,
+                       ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                       ::executorch::aten::TensorShapeDynamism dynamism =
+                           ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return empty_strided(std::move(sizes), {}, type, dynamism);
 }
 
@@ -155,24 +151,21 @@ inline TensorPtr empty_like(
     type = other->scalar_type();
   }
   return empty_strided({other->sizes().begin(), other->sizes().end()},
-                       {other->strides().begin(), other->strides().end()}, type,
-                       dynamism);
+                       {other->strides().begin(), other->strides().end()}, type, dynamism);
 }
 
 EXECUTORCH_API TensorPtr full_strided(
     std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::Scalar fill_value,
+    std::vector<::executorch::aten::StridesType> strides, ::executorch::aten::Scalar fill_value,
     ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
     ::executorch::aten::TensorShapeDynamism dynamism =
         ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
 
-inline TensorPtr full(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::Scalar fill_value,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr full(std::vector<::executorch::aten::SizesType> sizes,
+                      ::executorch::aten::Scalar fill_value,
+                      ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                      ::executorch::aten::TensorShapeDynamism dynamism =
+                          ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return full_strided(std::move(sizes), {}, fill_value, type, dynamism);
 }
 
@@ -185,8 +178,8 @@ inline TensorPtr full_like(
     type = other->scalar_type();
   }
   return full_strided({other->sizes().begin(), other->sizes().end()},
-                      {other->strides().begin(), other->strides().end()},
-                      fill_value, type, dynamism);
+                      {other->strides().begin(), other->strides().end()}, fill_value, type,
+                      dynamism);
 }
 
 inline TensorPtr scalar_tensor(
@@ -195,11 +188,10 @@ inline TensorPtr scalar_tensor(
   return full({}, value, type);
 }
 
-inline TensorPtr zeros(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr zeros(std::vector<::executorch::aten::SizesType> sizes,
+                       ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                       ::executorch::aten::TensorShapeDynamism dynamism =
+                           ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return full(std::move(sizes), 0, type, dynamism);
 }
 
@@ -211,11 +203,10 @@ inline TensorPtr zeros_like(
   return full_like(other, 0, type, dynamism);
 }
 
-inline TensorPtr ones(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr ones(std::vector<::executorch::aten::SizesType> sizes,
+                      ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                      ::executorch::aten::TensorShapeDynamism dynamism =
+                          ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return full(std::move(sizes), 1, type, dynamism);
 }
 
@@ -228,18 +219,17 @@ inline TensorPtr ones_like(
 }
 
 // Uniform in [0, 1).
-EXECUTORCH_API TensorPtr rand_strided(
-    std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
+EXECUTORCH_API TensorPtr
+rand_strided(std::vector<::executorch::aten::SizesType> sizes,
+             std::vector<::executorch::aten::StridesType> strides,
+             ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+             ::executorch::aten::TensorShapeDynamism dynamism =
+                 ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
 
-inline TensorPtr rand(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr rand(std::vector<::executorch::aten::SizesType> sizes,
+                      ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                      ::executorch::aten::TensorShapeDynamism dynamism =
+                          ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return rand_strided(std::move(sizes), {}, type, dynamism);
 }
 
@@ -252,23 +242,21 @@ inline TensorPtr rand_like(
     type = other->scalar_type();
   }
   return rand_strided({other->sizes().begin(), other->sizes().end()},
-                      {other->strides().begin(), other->strides().end()}, type,
-                      dynamism);
+                      {other->strides().begin(), other->strides().end()}, type, dynamism);
 }
 
 // Standard normal.
-EXECUTORCH_API TensorPtr randn_strided(
-    std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
+EXECUTORCH_API TensorPtr
+randn_strided(std::vector<::executorch::aten::SizesType> sizes,
+              std::vector<::executorch::aten::StridesType> strides,
+              ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+              ::executorch::aten::TensorShapeDynamism dynamism =
+                  ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
 
-inline TensorPtr randn(
-    std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr randn(std::vector<::executorch::aten::SizesType> sizes,
+                       ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Float,
+                       ::executorch::aten::TensorShapeDynamism dynamism =
+                           ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return randn_strided(std::move(sizes), {}, type, dynamism);
 }
 
@@ -281,23 +269,22 @@ inline TensorPtr randn_like(
     type = other->scalar_type();
   }
   return randn_strided({other->sizes().begin(), other->sizes().end()},
-                       {other->strides().begin(), other->strides().end()}, type,
-                       dynamism);
+                       {other->strides().begin(), other->strides().end()}, type, dynamism);
 }
 
 // Uniform integers in [low, high).
-EXECUTORCH_API TensorPtr randint_strided(
-    int64_t low, int64_t high, std::vector<::executorch::aten::SizesType> sizes,
-    std::vector<::executorch::aten::StridesType> strides,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Int,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
+EXECUTORCH_API TensorPtr
+randint_strided(int64_t low, int64_t high, std::vector<::executorch::aten::SizesType> sizes,
+                std::vector<::executorch::aten::StridesType> strides,
+                ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Int,
+                ::executorch::aten::TensorShapeDynamism dynamism =
+                    ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND);
 
-inline TensorPtr randint(
-    int64_t low, int64_t high, std::vector<::executorch::aten::SizesType> sizes,
-    ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Int,
-    ::executorch::aten::TensorShapeDynamism dynamism =
-        ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
+inline TensorPtr randint(int64_t low, int64_t high,
+                         std::vector<::executorch::aten::SizesType> sizes,
+                         ::executorch::aten::ScalarType type = ::executorch::aten::ScalarType::Int,
+                         ::executorch::aten::TensorShapeDynamism dynamism =
+                             ::executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND) {
   return randint_strided(low, high, std::move(sizes), {}, type, dynamism);
 }
 
@@ -310,8 +297,7 @@ inline TensorPtr randint_like(
     type = other->scalar_type();
   }
   return randint_strided(low, high, {other->sizes().begin(), other->sizes().end()},
-                         {other->strides().begin(), other->strides().end()},
-                         type, dynamism);
+                         {other->strides().begin(), other->strides().end()}, type, dynamism);
 }
 
 } // namespace extension

@@ -11,8 +11,7 @@ class BackendExecutionContext final {
   BackendExecutionContext(EventTracer* event_tracer = nullptr,
                           MemoryAllocator* temp_allocator = nullptr,
                           const char* method_name = nullptr)
-      : event_tracer_(event_tracer), temp_allocator_(temp_allocator),
-        method_name_(method_name) {}
+      : event_tracer_(event_tracer), temp_allocator_(temp_allocator), method_name_(method_name) {}
 
   EventTracer* event_tracer() { return event_tracer_; }
   void* allocate(size_t size, size_t alignment = MemoryAllocator::kDefaultAlignment) {

@@ -21,8 +21,10 @@ class BackendInitContext final {
                               const char* method_name = nullptr,
                               const NamedDataMap* named_data_map = nullptr,
                               Span<const BackendOption> runtime_specs = {})
-      : runtime_allocator_(runtime_allocator), event_tracer_(event_tracer),
-        method_name_(method_name), named_data_map_(named_data_map),
+      : runtime_allocator_(runtime_allocator),
+        event_tracer_(event_tracer),
+        method_name_(method_name),
+        named_data_map_(named_data_map),
         runtime_specs_(runtime_specs) {}
 
   MemoryAllocator* get_runtime_allocator() { return runtime_allocator_; }

@@ -64,8 +64,7 @@ class LoadBackendOptionsMap final {
       return EntryView();
     }
     const Entry& e = entries_[index];
-    return EntryView{e.backend_id,
-                     Span<const BackendOption>(e.options.data(), e.options.size())};
+    return EntryView{e.backend_id, Span<const BackendOption>(e.options.data(), e.options.size())};
   }
 
  private:

@@ -51,4 +51,3 @@ EXECUTORCH_API size_t load_backend_plugins();
 
 } // namespace ET_RUNTIME_NAMESPACE
 } // namespace executorch
-

@@ -43,13 +43,12 @@ class EXECUTORCH_API BackendInterface {
 
   // Builds the delegate's handle from its processed bytes; may call
   // processed->Free() once it no longer needs them.
-  ET_NODISCARD virtual Result<DelegateHandle*> init(
-      BackendInitContext& context, FreeableBuffer* processed,
-      ArrayRef<CompileSpec> compile_specs) const = 0;
+  ET_NODISCARD virtual Result<DelegateHandle*> init(BackendInitContext& context,
+                                                    FreeableBuffer* processed,
+                                                    ArrayRef<CompileSpec> compile_specs) const = 0;
 
   // args: the delegate's inputs, then its outputs.
-  ET_NODISCARD virtual Error execute(BackendExecutionContext& context,
-                                     DelegateHandle* handle,
+  ET_NODISCARD virtual Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                                      Span<EValue*> args) const = 0;
 
   ET_NODISCARD virtual Error set_option(BackendOptionContext& context,

@@ -78,8 +78,7 @@ class BackendOptions {
         continue;
       }
       if constexpr (std::is_same<T, const char*>::value) {
-        const auto* text =
-            std::get_if<std::array<char, kMaxOptionValueLength>>(&options_[i].value);
+        const auto* text = std::get_if<std::array<char, kMaxOptionValueLength>>(&options_[i].value);
         if (text == nullptr) {
           return Error::InvalidArgument;
         }

@@ -25,8 +25,7 @@ class ArrayRef final {
   ArrayRef(const T* begin, const T* end)
       : data_(begin), length_(static_cast<size_t>(end - begin)) {}
   template <size_t N>
-  /* implicit */ constexpr ArrayRef(const std::array<T, N>& arr)
-      : data_(arr.data()), length_(N) {}
+  /* implicit */ constexpr ArrayRef(const std::array<T, N>& arr) : data_(arr.data()), length_(N) {}
   template <size_t N>
   /* implicit */ constexpr ArrayRef(const T (&arr)[N]) : data_(arr), length_(N) {}
 
@@ -76,20 +75,34 @@ class ArrayRef final {
 };
 
 template <typename T>
-ArrayRef<T> makeArrayRef(const T& one) { return ArrayRef<T>(one); }
+ArrayRef<T> makeArrayRef(const T& one) {
+  return ArrayRef<T>(one);
+}
 template <typename T>
-ArrayRef<T> makeArrayRef(const T* data, size_t length) { return ArrayRef<T>(data, length); }
+ArrayRef<T> makeArrayRef(const T* data, size_t length) {
+  return ArrayRef<T>(data, length);
+}
 template <typename T>
-ArrayRef<T> makeArrayRef(const T* begin, const T* end) { return ArrayRef<T>(begin, end); }
+ArrayRef<T> makeArrayRef(const T* begin, const T* end) {
+  return ArrayRef<T>(begin, end);
+}
 template <typename T>
-ArrayRef<T> makeArrayRef(ArrayRef<T> ref) { return ref; }
+ArrayRef<T> makeArrayRef(ArrayRef<T> ref) {
+  return ref;
+}
 template <typename T, size_t N>
-ArrayRef<T> makeArrayRef(const T (&arr)[N]) { return ArrayRef<T>(arr); }
+ArrayRef<T> makeArrayRef(const T (&arr)[N]) {
+  return ArrayRef<T>(arr);
+}
 
 template <typename T>
-bool operator==(ArrayRef<T> a, ArrayRef<T> b) { return a.equals(b); }
+bool operator==(ArrayRef<T> a, ArrayRef<T> b) {
+  return a.equals(b);
+}
 template <typename T>
-bool operator!=(ArrayRef<T> a, ArrayRef<T> b) { return !a.equals(b); }
+bool operator!=(ArrayRef<T> a, ArrayRef<T> b) {
+  return !a.equals(b);
+}
 
 using IntArrayRef = ArrayRef<int64_t>;
 

@@ -28,19 +28,17 @@ class DataLoader {
     SegmentInfo() = default;
     explicit SegmentInfo(Type segment_type, size_t segment_index = 0,
                          const char* descriptor = nullptr)
-        : segment_type(segment_type), segment_index(segment_index),
-          descriptor(descriptor) {}
+        : segment_type(segment_type), segment_index(segment_index), descriptor(descriptor) {}
   };
 
   virtual ~DataLoader() = default;
 
   // Bytes [offset, offset + size) of the data; fails with InvalidArgument
   // when the range is not inside it.
-  ET_NODISCARD virtual Result<FreeableBuffer> load(
-      size_t offset, size_t size, const SegmentInfo& segment_info) const = 0;
+  ET_NODISCARD virtual Result<FreeableBuffer> load(size_t offset, size_t size,
+                                                   const SegmentInfo& segment_info) const = 0;
 
-  ET_NODISCARD virtual Error load_into(size_t offset, size_t size,
-                                       const SegmentInfo& segment_info,
+  ET_NODISCARD virtual Error load_into(size_t offset, size_t size, const SegmentInfo& segment_info,
                                        void* buffer) const {
     (void)offset;
     (void)size;

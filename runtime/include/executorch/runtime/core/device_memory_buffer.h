@@ -19,9 +19,9 @@ class EXECUTORCH_API DeviceMemoryBuffer final {
  public:
   // NotFound when no allocator is registered for `type`; otherwise what the
   // allocator returns.
-  static Result<DeviceMemoryBuffer> create(
-      size_t size, etensor::DeviceType type, etensor::DeviceIndex index = 0,
-      size_t alignment = DeviceAllocator::kDefaultAlignment);
+  static Result<DeviceMemoryBuffer> create(size_t size, etensor::DeviceType type,
+                                           etensor::DeviceIndex index = 0,
+                                           size_t alignment = DeviceAllocator::kDefaultAlignment);
 
   DeviceMemoryBuffer() = default;
   ~DeviceMemoryBuffer() { release(); }
@@ -45,8 +45,7 @@ class EXECUTORCH_API DeviceMemoryBuffer final {
   Span<uint8_t> as_span() const { return Span<uint8_t>(static_cast<uint8_t*>(ptr_), size_); }
 
  private:
-  DeviceMemoryBuffer(void* ptr, size_t size, DeviceAllocator* allocator,
-                     etensor::DeviceIndex index)
+  DeviceMemoryBuffer(void* ptr, size_t size, DeviceAllocator* allocator, etensor::DeviceIndex index)
       : ptr_(ptr), size_(size), allocator_(allocator), device_index_(index) {}
 
   void release() noexcept {

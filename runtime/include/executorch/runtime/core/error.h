@@ -36,27 +36,48 @@ enum class Error : error_code_t {
 
 constexpr const char* to_string(const Error error) {
   switch (error) {
-    case Error::Ok: return "Error::Ok";
-    case Error::Internal: return "Error::Internal";
-    case Error::InvalidState: return "Error::InvalidState";
-    case Error::EndOfMethod: return "Error::EndOfMethod";
-    case Error::AlreadyLoaded: return "Error::AlreadyLoaded";
-    case Error::NotSupported: return "Error::NotSupported";
-    case Error::NotImplemented: return "Error::NotImplemented";
-    case Error::InvalidArgument: return "Error::InvalidArgument";
-    case Error::InvalidType: return "Error::InvalidType";
-    case Error::OperatorMissing: return "Error::OperatorMissing";
-    case Error::RegistrationExceedingMaxKernels: return "Error::RegistrationExceedingMaxKernels";
-    case Error::RegistrationAlreadyRegistered: return "Error::RegistrationAlreadyRegistered";
-    case Error::NotFound: return "Error::NotFound";
-    case Error::MemoryAllocationFailed: return "Error::MemoryAllocationFailed";
-    case Error::AccessFailed: return "Error::AccessFailed";
-    case Error::InvalidProgram: return "Error::InvalidProgram";
-    case Error::InvalidExternalData: return "Error::InvalidExternalData";
-    case Error::OutOfResources: return "Error::OutOfResources";
-    case Error::DelegateInvalidCompatibility: return "Error::DelegateInvalidCompatibility";
-    case Error::DelegateMemoryAllocationFailed: return "Error::DelegateMemoryAllocationFailed";
-    case Error::DelegateInvalidHandle: return "Error::DelegateInvalidHandle";
+    case Error::Ok:
+      return "Error::Ok";
+    case Error::Internal:
+      return "Error::Internal";
+    case Error::InvalidState:
+      return "Error::InvalidState";
+    case Error::EndOfMethod:
+      return "Error::EndOfMethod";
+    case Error::AlreadyLoaded:
+      return "Error::AlreadyLoaded";
+    case Error::NotSupported:
+      return "Error::NotSupported";
+    case Error::NotImplemented:
+      return "Error::NotImplemented";
+    case Error::InvalidArgument:
+      return "Error::InvalidArgument";
+    case Error::InvalidType:
+      return "Error::InvalidType";
+    case Error::OperatorMissing:
+      return "Error::OperatorMissing";
+    case Error::RegistrationExceedingMaxKernels:
+      return "Error::RegistrationExceedingMaxKernels";
+    case Error::RegistrationAlreadyRegistered:
+      return "Error::RegistrationAlreadyRegistered";
+    case Error::NotFound:
+      return "Error::NotFound";
+    case Error::MemoryAllocationFailed:
+      return "Error::MemoryAllocationFailed";
+    case Error::AccessFailed:
+      return "Error::AccessFailed";
+    case Error::InvalidProgram:
+      return "Error::InvalidProgram";
+    case Error::InvalidExternalData:
+      return "Error::InvalidExternalData";
+    case Error::OutOfResources:
+      return "Error::OutOfResources";
+    case Error::DelegateInvalidCompatibility:
+      return "Error::DelegateInvalidCompatibility";
+    case Error::DelegateMemoryAllocationFailed:
+      return "Error::DelegateMemoryAllocationFailed";
+    case Error::DelegateInvalidHandle:
+      return "Error::DelegateInvalidHandle";
   }
   return "Error::Unknown";
 }
@@ -72,26 +93,26 @@ using ::executorch::runtime::error_code_t;
 } // namespace torch
 
 // Returns Error::_error from the enclosing function when _cond is false.
-#define ET_CHECK_OR_RETURN_ERROR(_cond, _error, _format, ...)                \
-  do {                                                                       \
-    if (ET_UNLIKELY(!(_cond))) {                                             \
-      ET_LOG(Error, _format, ##__VA_ARGS__);                                 \
-      return ::executorch::runtime::Error::_error;                           \
-    }                                                                        \
+#define ET_CHECK_OR_RETURN_ERROR(_cond, _error, _format, ...) \
+  do {                                                        \
+    if (ET_UNLIKELY(!(_cond))) {                              \
+      ET_LOG(Error, _format, ##__VA_ARGS__);                  \
+      return ::executorch::runtime::Error::_error;            \
+    }                                                         \
   } while (0)
 
-#define ET_CHECK_OK_OR_RETURN_ERROR(_error, ...) \
-  ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_SELECT(   \
-      __VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1)(_error, ##__VA_ARGS__)
-#define ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_SELECT(_1, _2, _3, _4, _5, _6, \
-                                                    _7, _8, _9, _10, N, ...) \
+#define ET_CHECK_OK_OR_RETURN_ERROR(_error, ...)                                             \
+  ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_SELECT(__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1) \
+  (_error, ##__VA_ARGS__)
+#define ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_SELECT(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, N, \
+                                                    ...)                                        \
   ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_##N
-#define ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_1(_error, ...)   \
-  do {                                                        \
-    const auto et_error__ = (_error);                         \
-    if (et_error__ != ::executorch::runtime::Error::Ok) {     \
-      return et_error__;                                      \
-    }                                                         \
+#define ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_1(_error, ...) \
+  do {                                                      \
+    const auto et_error__ = (_error);                       \
+    if (et_error__ != ::executorch::runtime::Error::Ok) {   \
+      return et_error__;                                    \
+    }                                                       \
   } while (0)
 #define ET_INTERNAL_CHECK_OK_OR_RETURN_ERROR_2(_error, _format, ...) \
   do {                                                               \

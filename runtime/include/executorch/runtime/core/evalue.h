@@ -120,8 +120,7 @@ struct EValue {
   /* implicit */ EValue(ArrayRef<double> l) : tag(Tag::ListDouble) {
     payload.copyable_union.as_double_list = l;
   }
-  /* implicit */ EValue(BoxedEvalueList<::executorch::aten::Tensor> l)
-      : tag(Tag::ListTensor) {
+  /* implicit */ EValue(BoxedEvalueList<::executorch::aten::Tensor> l) : tag(Tag::ListTensor) {
     payload.copyable_union.as_tensor_list = l;
   }
   /* implicit */ EValue(BoxedEvalueList<std::optional<::executorch::aten::Tensor>> l)
@@ -144,8 +143,7 @@ struct EValue {
   /* implicit */ EValue(ArrayRef<double>* l) : tag(Tag::ListDouble) {
     payload.copyable_union.as_double_list = *checked(l, "ArrayRef<double>");
   }
-  /* implicit */ EValue(BoxedEvalueList<::executorch::aten::Tensor>* l)
-      : tag(Tag::ListTensor) {
+  /* implicit */ EValue(BoxedEvalueList<::executorch::aten::Tensor>* l) : tag(Tag::ListTensor) {
     payload.copyable_union.as_tensor_list = *checked(l, "BoxedEvalueList<Tensor>");
   }
   /* implicit */ EValue(BoxedEvalueList<std::optional<::executorch::aten::Tensor>>* l)
@@ -155,11 +153,10 @@ struct EValue {
   }
 
   // Pointer-like values (e.g. TensorPtr): shallow-copies the pointee.
-  template <typename T,
-            typename = typename std::enable_if<
-                !std::is_pointer<typename std::decay<T>::type>::value &&
-                !std::is_same<typename std::decay<T>::type, EValue>::value &&
-                std::is_convertible<decltype(*std::declval<T>()), EValue>::value>::type>
+  template <typename T, typename = typename std::enable_if<
+                            !std::is_pointer<typename std::decay<T>::type>::value &&
+                            !std::is_same<typename std::decay<T>::type, EValue>::value &&
+                            std::is_convertible<decltype(*std::declval<T>()), EValue>::value>::type>
   /* implicit */ EValue(T&& value) {
     ET_CHECK_MSG(value != nullptr, "Pointer is null.");
     new (this) EValue(*value);
@@ -269,8 +266,7 @@ struct EValue {
   }
   ::executorch::aten::Device toDevice() const {
     // Index -1: "the current device of that type", as upstream.
-    return ::executorch::aten::Device(static_cast<::executorch::aten::DeviceType>(toInt()),
-                                      -1);
+    return ::executorch::aten::Device(static_cast<::executorch::aten::DeviceType>(toInt()), -1);
   }
 
   // Non-aborting accessors: InvalidType on a wrong tag.
@@ -385,21 +381,20 @@ struct EValue {
   }
 };
 
-#define ET_EVALUE_DEFINE_TO_(T, method_name)                                     \
-  template <>                                                                    \
-  inline T EValue::to<T>() && {                                                  \
-    return static_cast<T>(std::move(*this).method_name());                       \
-  }                                                                              \
-  template <>                                                                    \
-  inline internal::evalue_to_const_ref_overload_return<T>::type EValue::to<T>()  \
-      const& {                                                                   \
-    using R = internal::evalue_to_const_ref_overload_return<T>::type;           \
-    return static_cast<R>(this->method_name());                                 \
-  }                                                                              \
-  template <>                                                                    \
-  inline internal::evalue_to_ref_overload_return<T>::type EValue::to<T>() & {    \
-    using R = internal::evalue_to_ref_overload_return<T>::type;                 \
-    return static_cast<R>(this->method_name());                                 \
+#define ET_EVALUE_DEFINE_TO_(T, method_name)                                             \
+  template <>                                                                            \
+  inline T EValue::to<T>()&& {                                                           \
+    return static_cast<T>(std::move(*this).method_name());                               \
+  }                                                                                      \
+  template <>                                                                            \
+  inline internal::evalue_to_const_ref_overload_return<T>::type EValue::to<T>() const& { \
+    using R = internal::evalue_to_const_ref_overload_return<T>::type;                    \
+    return static_cast<R>(this->method_name());                                          \
+  }                                                                                      \
+  template <>                                                                            \
+  inline internal::evalue_to_ref_overload_return<T>::type EValue::to<T>()& {             \
+    using R = internal::evalue_to_ref_overload_return<T>::type;                          \
+    return static_cast<R>(this->method_name());                                          \
   }
 ET_EVALUE_DEFINE_TO_(::executorch::aten::Scalar, toScalar)
 ET_EVALUE_DEFINE_TO_(int64_t, toInt)
@@ -422,8 +417,7 @@ ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<double>>, toOptional<ArrayRef<double
 ET_EVALUE_DEFINE_TO_(ArrayRef<::executorch::aten::Tensor>, toTensorList)
 ET_EVALUE_DEFINE_TO_(std::optional<ArrayRef<::executorch::aten::Tensor>>,
                      toOptional<ArrayRef<::executorch::aten::Tensor>>)
-ET_EVALUE_DEFINE_TO_(ArrayRef<std::optional<::executorch::aten::Tensor>>,
-                     toListOptionalTensor)
+ET_EVALUE_DEFINE_TO_(ArrayRef<std::optional<::executorch::aten::Tensor>>, toListOptionalTensor)
 #undef ET_EVALUE_DEFINE_TO_
 
 #define ET_EVALUE_DEFINE_TRY_TO_(T, method_name) \

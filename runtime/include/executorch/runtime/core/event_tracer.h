@@ -68,13 +68,11 @@ class EventTracer {
   virtual EventTracerEntry start_profiling_delegate(const char* name,
                                                     DelegateDebugIntId delegate_debug_index) = 0;
   virtual void end_profiling_delegate(EventTracerEntry event_tracer_entry,
-                                      const void* metadata = nullptr,
-                                      size_t metadata_len = 0) = 0;
+                                      const void* metadata = nullptr, size_t metadata_len = 0) = 0;
   // An event the delegate timed itself.
   virtual void log_profiling_delegate(const char* name, DelegateDebugIntId delegate_debug_index,
                                       uint64_t start_time, uint64_t end_time,
-                                      const void* metadata = nullptr,
-                                      size_t metadata_len = 0) = 0;
+                                      const void* metadata = nullptr, size_t metadata_len = 0) = 0;
 
   virtual void track_allocation(AllocatorID id, size_t size) = 0;
   virtual AllocatorID track_allocator(const char* name) = 0;
@@ -119,9 +117,7 @@ class EventTracer {
   void set_event_tracer_profiling_level(EventTracerProfilingLevel profiling_level) {
     event_tracer_profiling_level_ = profiling_level;
   }
-  EventTracerProfilingLevel event_tracer_profiling_level() {
-    return event_tracer_profiling_level_;
-  }
+  EventTracerProfilingLevel event_tracer_profiling_level() { return event_tracer_profiling_level_; }
 
   bool intermediate_outputs_logging_status() { return log_intermediate_tensors_; }
 

@@ -50,8 +50,7 @@ class EventTracerProfileOpScope final {
 
  private:
   bool per_op() {
-    return tracer_->event_tracer_profiling_level() >
-           EventTracerProfilingLevel::kProfileMethodOnly;
+    return tracer_->event_tracer_profiling_level() > EventTracerProfilingLevel::kProfileMethodOnly;
   }
   EventTracer* tracer_;
   EventTracerEntry entry_{};
@@ -97,8 +96,7 @@ class EventTracerProfileInstructionScope final {
     }
   }
   EventTracerProfileInstructionScope(const EventTracerProfileInstructionScope&) = delete;
-  EventTracerProfileInstructionScope& operator=(const EventTracerProfileInstructionScope&) =
-      delete;
+  EventTracerProfileInstructionScope& operator=(const EventTracerProfileInstructionScope&) = delete;
 
  private:
   EventTracer* tracer_;
@@ -133,8 +131,7 @@ inline AllocatorID event_tracer_track_allocator(EventTracer* event_tracer, const
   return 0;
 }
 
-inline void event_tracer_track_allocation(EventTracer* event_tracer, AllocatorID id,
-                                          size_t size) {
+inline void event_tracer_track_allocation(EventTracer* event_tracer, AllocatorID id, size_t size) {
   if (EventTracer* t = active_tracer(event_tracer)) {
     t->track_allocation(id, size);
   }
@@ -152,8 +149,7 @@ inline void event_tracer_log_evalue(EventTracer* event_tracer, EValue& evalue) {
 // Logs a program output when the tracer asks for those.
 inline void event_tracer_log_evalue_output(EventTracer* event_tracer, const EValue& evalue) {
   EventTracer* t = active_tracer(event_tracer);
-  if (t != nullptr &&
-      t->event_tracer_debug_level() >= EventTracerDebugLogLevel::kProgramOutputs) {
+  if (t != nullptr && t->event_tracer_debug_level() >= EventTracerDebugLogLevel::kProgramOutputs) {
     (void)t->log_evalue(evalue, LoggedEValueType::kProgramOutput);
   }
 }

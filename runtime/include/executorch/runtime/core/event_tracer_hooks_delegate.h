@@ -36,13 +36,12 @@ inline void event_tracer_end_profiling_delegate(EventTracer* event_tracer,
 
 // An event the backend timed itself (start/end in the platform's ticks).
 inline void event_tracer_log_profiling_delegate(EventTracer* event_tracer, const char* name,
-                                                DebugHandle delegate_debug_id,
-                                                uint64_t start_time, uint64_t end_time,
-                                                const void* metadata = nullptr,
+                                                DebugHandle delegate_debug_id, uint64_t start_time,
+                                                uint64_t end_time, const void* metadata = nullptr,
                                                 size_t metadata_len = 0) {
   if (EventTracer* t = internal::active_tracer(event_tracer)) {
-    t->log_profiling_delegate(name, static_cast<DelegateDebugIntId>(delegate_debug_id),
-                              start_time, end_time, metadata, metadata_len);
+    t->log_profiling_delegate(name, static_cast<DelegateDebugIntId>(delegate_debug_id), start_time,
+                              end_time, metadata, metadata_len);
   }
 }
 

@@ -20,13 +20,14 @@ class FreeableBuffer final {
   FreeableBuffer() noexcept = default;
   FreeableBuffer(const void* data, size_t size, FreeFn free_fn,
                  void* free_fn_context = nullptr) noexcept
-      : free_fn_(free_fn), free_fn_context_(free_fn_context), data_(data),
-        size_(size) {}
-  explicit FreeableBuffer(const uint64_t data_uint64, size_t size,
-                          FreeUInt64Fn free_fn,
+      : free_fn_(free_fn), free_fn_context_(free_fn_context), data_(data), size_(size) {}
+  explicit FreeableBuffer(const uint64_t data_uint64, size_t size, FreeUInt64Fn free_fn,
                           void* free_fn_context = nullptr) noexcept
-      : free_uint64_fn_(free_fn), free_fn_context_(free_fn_context),
-        data_uint64_(data_uint64), is_uint64_(true), size_(size) {}
+      : free_uint64_fn_(free_fn),
+        free_fn_context_(free_fn_context),
+        data_uint64_(data_uint64),
+        is_uint64_(true),
+        size_(size) {}
 
   FreeableBuffer(FreeableBuffer&& rhs) noexcept { take(rhs); }
   FreeableBuffer& operator=(FreeableBuffer&& rhs) noexcept {

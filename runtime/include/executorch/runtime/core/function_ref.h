@@ -30,8 +30,7 @@ class FunctionRef<Ret(Params...)> {
                 !std::is_same<internal::remove_cvref_t<Callable>, FunctionRef>::value>,
             typename = std::enable_if_t<
                 std::is_void<Ret>::value ||
-                std::is_convertible<decltype(std::declval<Callable&>()(
-                                        std::declval<Params>()...)),
+                std::is_convertible<decltype(std::declval<Callable&>()(std::declval<Params>()...)),
                                     Ret>::value>>
   FunctionRef(Callable&& callable)
       : invoke_(&invoke<std::remove_reference_t<Callable>>),

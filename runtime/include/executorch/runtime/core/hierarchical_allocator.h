@@ -16,19 +16,16 @@ namespace runtime {
 
 class EXECUTORCH_API HierarchicalAllocator final {
  public:
-  explicit HierarchicalAllocator(Span<Span<uint8_t>> buffers)
-      : buffers_(buffers) {}
+  explicit HierarchicalAllocator(Span<Span<uint8_t>> buffers) : buffers_(buffers) {}
   // Devices per buffer (same length as buffers); CPU when not given.
   HierarchicalAllocator(Span<Span<uint8_t>> buffers,
                         Span<const etensor::Device> planned_buffer_devices)
       : buffers_(buffers), devices_(planned_buffer_devices) {}
-  ET_DEPRECATED HierarchicalAllocator(uint32_t n_allocators,
-                                      MemoryAllocator* allocators);
+  ET_DEPRECATED HierarchicalAllocator(uint32_t n_allocators, MemoryAllocator* allocators);
 
   // The address of [offset, offset + size) in buffer memory_id, or
   // InvalidArgument when memory_id is unknown or the range does not fit.
-  ET_NODISCARD Result<void*> get_offset_address(uint32_t memory_id,
-                                                size_t offset_bytes,
+  ET_NODISCARD Result<void*> get_offset_address(uint32_t memory_id, size_t offset_bytes,
                                                 size_t size_bytes);
 
   // The devices given with the buffers; empty for a CPU-only setup.

@@ -16,8 +16,7 @@ class EXECUTORCH_API MemoryAllocator {
   static constexpr size_t kDefaultAlignment = alignof(void*);
 
   MemoryAllocator(uint32_t size, uint8_t* base_address)
-      : begin_(base_address), end_(base_address + size), cur_(base_address),
-        size_(size) {}
+      : begin_(base_address), end_(base_address + size), cur_(base_address), size_(size) {}
   virtual ~MemoryAllocator();
 
   // Returns nullptr when the request does not fit or alignment is not a

@@ -23,8 +23,7 @@ class NamedDataMap {
   virtual ~NamedDataMap() = default;
   // Layout of the tensor under key; NotFound if absent, NotSupported for a
   // blob without a layout.
-  ET_NODISCARD virtual Result<const TensorLayout> get_tensor_layout(
-      std::string_view key) const = 0;
+  ET_NODISCARD virtual Result<const TensorLayout> get_tensor_layout(std::string_view key) const = 0;
   // The bytes under key (zero-copy where the loader allows).
   ET_NODISCARD virtual Result<FreeableBuffer> get_data(std::string_view key) const = 0;
   ET_NODISCARD virtual Error load_data_into(std::string_view key, void* buffer,

@@ -24,8 +24,7 @@ class Result final {
   Result(Result&& rhs) noexcept : has_value_(rhs.has_value_) {
     if (has_value_) {
       // remove_const: Result<const T> (e.g. get_tensor_layout) must move too.
-      new (const_cast<typename std::remove_const<T>::type*>(&value_))
-          T(std::move(rhs.value_));
+      new (const_cast<typename std::remove_const<T>::type*>(&value_)) T(std::move(rhs.value_));
     } else {
       error_ = rhs.error_;
     }
@@ -79,14 +78,14 @@ using ::executorch::runtime::Result;
 
 // Returns the error of a failed Result from the enclosing function, else
 // yields the moved value (GNU statement expression).
-#define ET_UNWRAP(result__, ...)                                    \
-  ({                                                                \
-    auto et_result__ = (result__);                                  \
-    if (!et_result__.ok()) {                                        \
-      ET_INTERNAL_UNWRAP_LOG(__VA_ARGS__);                          \
-      return et_result__.error();                                   \
-    }                                                               \
-    std::move(*et_result__);                                        \
+#define ET_UNWRAP(result__, ...)           \
+  ({                                       \
+    auto et_result__ = (result__);         \
+    if (!et_result__.ok()) {               \
+      ET_INTERNAL_UNWRAP_LOG(__VA_ARGS__); \
+      return et_result__.error();          \
+    }                                      \
+    std::move(*et_result__);               \
   })
 #define ET_INTERNAL_UNWRAP_LOG(...) \
   ET_INTERNAL_UNWRAP_LOG_SELECT(dummy, ##__VA_ARGS__, 2, 2, 2, 2, 2, 2, 2, 2, 1)(__VA_ARGS__)
@@ -97,5 +96,4 @@ using ::executorch::runtime::Result;
   } while (0)
 #define ET_INTERNAL_UNWRAP_LOG_2(_format, ...) ET_LOG(Error, _format, ##__VA_ARGS__)
 
-#define ET_ASSIGN_OR_RETURN(var__, result__, ...) \
-  auto var__ = ET_UNWRAP(result__, ##__VA_ARGS__)
+#define ET_ASSIGN_OR_RETURN(var__, result__, ...) auto var__ = ET_UNWRAP(result__, ##__VA_ARGS__)

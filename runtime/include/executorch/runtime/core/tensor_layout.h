@@ -20,8 +20,7 @@ class EXECUTORCH_API TensorLayout final {
   // The spans are borrowed: they must outlive the layout and its copies.
   // InvalidArgument for mismatched lengths, a negative size, a dim order
   // entry out of range, an invalid dtype or a byte size that overflows.
-  static Result<const TensorLayout> create(Span<const int32_t> sizes,
-                                           Span<const uint8_t> dim_order,
+  static Result<const TensorLayout> create(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
                                            ::executorch::aten::ScalarType scalar_type);
   Span<const int32_t> sizes() const { return sizes_; }
   Span<const uint8_t> dim_order() const { return dim_order_; }

@@ -16,7 +16,8 @@ class MemoryManager final {
   explicit MemoryManager(MemoryAllocator* method_allocator,
                          HierarchicalAllocator* planned_memory = nullptr,
                          MemoryAllocator* temp_allocator = nullptr)
-      : method_allocator_(method_allocator), planned_memory_(planned_memory),
+      : method_allocator_(method_allocator),
+        planned_memory_(planned_memory),
         temp_allocator_(temp_allocator) {
     ET_CHECK_MSG(method_allocator != temp_allocator,
                  "method allocator cannot be the same as the temp allocator");
@@ -25,8 +26,7 @@ class MemoryManager final {
                               HierarchicalAllocator* non_constant_allocator,
                               MemoryAllocator* runtime_allocator,
                               MemoryAllocator* temporary_allocator)
-      : MemoryManager(runtime_allocator, non_constant_allocator,
-                      temporary_allocator) {
+      : MemoryManager(runtime_allocator, non_constant_allocator, temporary_allocator) {
     (void)constant_allocator;
   }
 

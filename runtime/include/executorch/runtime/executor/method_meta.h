@@ -36,8 +36,11 @@ class EXECUTORCH_API TensorInfo final {
   TensorInfo(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
              ::executorch::aten::ScalarType scalar_type, bool is_memory_planned,
              std::string_view name, size_t nbytes)
-      : sizes_(sizes), dim_order_(dim_order), name_(name),
-        scalar_type_(scalar_type), is_memory_planned_(is_memory_planned),
+      : sizes_(sizes),
+        dim_order_(dim_order),
+        name_(name),
+        scalar_type_(scalar_type),
+        is_memory_planned_(is_memory_planned),
         nbytes_(nbytes) {}
 
   Span<const int32_t> sizes_;
@@ -75,16 +78,13 @@ class EXECUTORCH_API MethodMeta final {
   Result<const char*> get_operator_name(size_t index) const;
   Result<const char*> get_operator_overload(size_t index) const;
 
-  ET_DEPRECATED size_t num_non_const_buffers() const {
-    return num_memory_planned_buffers() + 1;
-  }
+  ET_DEPRECATED size_t num_non_const_buffers() const { return num_memory_planned_buffers() + 1; }
   Result<int64_t> non_const_buffer_size(size_t index) const;
 
  private:
   friend class Program;
   friend class Method;
-  explicit MethodMeta(const executorch_flatbuffer::ExecutionPlan* plan)
-      : s_plan_(plan) {}
+  explicit MethodMeta(const executorch_flatbuffer::ExecutionPlan* plan) : s_plan_(plan) {}
   const executorch_flatbuffer::ExecutionPlan* s_plan_;
 };
 

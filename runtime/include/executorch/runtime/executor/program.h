@@ -53,8 +53,8 @@ class EXECUTORCH_API Program final {
   };
 
   // The loader must outlive the Program.
-  ET_NODISCARD static Result<Program> load(
-      DataLoader* loader, Verification verification = Verification::Minimal);
+  ET_NODISCARD static Result<Program> load(DataLoader* loader,
+                                           Verification verification = Verification::Minimal);
   ET_DEPRECATED ET_NODISCARD static Result<Program> Load(
       DataLoader* loader, Verification verification = Verification::Minimal) {
     return load(loader, verification);
@@ -73,16 +73,14 @@ class EXECUTORCH_API Program final {
   // Builds an executable Method: resolves every operator and initializes
   // every delegate. named_data_map supplies external tensors (.ptd);
   // kernel_registry holds method-scoped kernels that win over the registry.
-  Result<Method> load_method(
-      const char* method_name, MemoryManager* memory_manager,
-      EventTracer* event_tracer = nullptr,
-      const NamedDataMap* named_data_map = nullptr,
-      const LoadBackendOptionsMap* backend_options = nullptr,
-      Span<const Kernel> kernel_registry = {}) const;
+  Result<Method> load_method(const char* method_name, MemoryManager* memory_manager,
+                             EventTracer* event_tracer = nullptr,
+                             const NamedDataMap* named_data_map = nullptr,
+                             const LoadBackendOptionsMap* backend_options = nullptr,
+                             Span<const Kernel> kernel_registry = {}) const;
 
   // nbytes of constant buffer buffer_idx (either constant storage form).
-  Result<const void*> get_constant_buffer_data(size_t buffer_idx,
-                                               size_t nbytes) const;
+  Result<const void*> get_constant_buffer_data(size_t buffer_idx, size_t nbytes) const;
   // The program's own named data (Program.named_data), if any.
   Result<const NamedDataMap*> get_named_data_map() const;
 

@@ -25,8 +25,8 @@ class KernelRuntimeContext {
 
   EventTracer* internal_event_tracer() { return event_tracer_; }
 
-  ET_NODISCARD Result<void*> allocate_temp(
-      size_t size, size_t alignment = MemoryAllocator::kDefaultAlignment) {
+  ET_NODISCARD Result<void*> allocate_temp(size_t size,
+                                           size_t alignment = MemoryAllocator::kDefaultAlignment) {
     if (temp_allocator_ == nullptr) {
       return Error::NotFound;
     }

@@ -31,18 +31,15 @@ struct TensorMeta {
   Span<::executorch::aten::DimOrderType> dim_order_;
 
   TensorMeta() = default;
-  TensorMeta(::executorch::aten::ScalarType dtype,
-             Span<::executorch::aten::DimOrderType> order)
+  TensorMeta(::executorch::aten::ScalarType dtype, Span<::executorch::aten::DimOrderType> order)
       : dtype_(dtype), dim_order_(order) {}
   // A tensor's dim_order() (read only: the meta never writes through it).
   // A template so that a plain array still picks the Span overload.
-  template <typename Order,
-            typename = typename std::enable_if<std::is_same<
-                Order, ArrayRef<::executorch::aten::DimOrderType>>::value>::type>
+  template <typename Order, typename = typename std::enable_if<std::is_same<
+                                Order, ArrayRef<::executorch::aten::DimOrderType>>::value>::type>
   TensorMeta(::executorch::aten::ScalarType dtype, const Order& order)
       : dtype_(dtype),
-        dim_order_(const_cast<::executorch::aten::DimOrderType*>(order.data()),
-                   order.size()) {}
+        dim_order_(const_cast<::executorch::aten::DimOrderType*>(order.data()), order.size()) {}
 
   bool operator==(const TensorMeta& other) const { return equals(other); }
   bool operator!=(const TensorMeta& other) const { return !equals(other); }
@@ -93,13 +90,13 @@ namespace internal {
 constexpr size_t kKernelKeyBufSize = 659;
 // Writes the key text for these tensor arguments ("" when there are none).
 // InvalidArgument when buf_size is too small.
-ET_NODISCARD EXECUTORCH_API Error make_kernel_key_string(Span<const TensorMeta> key,
-                                                         char* buf, size_t buf_size);
+ET_NODISCARD EXECUTORCH_API Error make_kernel_key_string(Span<const TensorMeta> key, char* buf,
+                                                         size_t buf_size);
 } // namespace internal
 
 // The same (ours; kept for existing callers).
-ET_NODISCARD EXECUTORCH_API Error make_kernel_key(Span<const TensorMeta> meta,
-                                                  char* buf, size_t buf_size);
+ET_NODISCARD EXECUTORCH_API Error make_kernel_key(Span<const TensorMeta> meta, char* buf,
+                                                  size_t buf_size);
 
 struct Kernel {
   const char* name_;
@@ -131,14 +128,15 @@ EXECUTORCH_API bool registry_has_op_function(const char* name,
                                              Span<const TensorMeta> meta_list = {});
 
 // The same lookup in kernel_list alone (upstream's three-argument form).
-EXECUTORCH_API Result<OpFunction> get_op_function_from_registry(
-    const char* name, Span<const TensorMeta> meta_list, Span<const Kernel> kernel_list);
+EXECUTORCH_API Result<OpFunction> get_op_function_from_registry(const char* name,
+                                                                Span<const TensorMeta> meta_list,
+                                                                Span<const Kernel> kernel_list);
 
 // Same lookup, but the method-scoped overrides in `overrides` win over the
 // process-wide table.
-EXECUTORCH_API Result<OpFunction> get_op_function(
-    const char* name, Span<const TensorMeta> meta_list,
-    Span<const Kernel> overrides);
+EXECUTORCH_API Result<OpFunction> get_op_function(const char* name,
+                                                  Span<const TensorMeta> meta_list,
+                                                  Span<const Kernel> overrides);
 
 // A snapshot view of the table (entries are never removed or moved).
 EXECUTORCH_API Span<const Kernel> get_registered_kernels();
@@ -159,8 +157,7 @@ using ::executorch::ET_RUNTIME_NAMESPACE::TensorMeta;
 
 // The legacy spellings, over ArrayRef as upstream declares them.
 inline ::executorch::runtime::Error register_kernels(ArrayRef<Kernel> kernels) {
-  return ::executorch::ET_RUNTIME_NAMESPACE::register_kernels(
-      {kernels.data(), kernels.size()});
+  return ::executorch::ET_RUNTIME_NAMESPACE::register_kernels({kernels.data(), kernels.size()});
 }
 // Aborts when the operator is missing (upstream's contract).
 inline OpFunction getOpsFn(const char* name, ArrayRef<TensorMeta> meta_list = {}) {

@@ -11,8 +11,7 @@
 #define ET_NORETURN [[noreturn]]
 #define ET_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ET_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define ET_PRINTFLIKE(fmt_idx, args_idx) \
-  __attribute__((format(printf, fmt_idx, args_idx)))
+#define ET_PRINTFLIKE(fmt_idx, args_idx) __attribute__((format(printf, fmt_idx, args_idx)))
 #define ET_FALLTHROUGH [[fallthrough]]
 #define ET_FUNCTION __func__
 

@@ -26,8 +26,8 @@ namespace runtime {
 enum class LogLevel : uint8_t { Debug, Info, Error, Fatal, NumLevels };
 
 // An in-process destination for log lines, ahead of the PAL.
-using LogSink = void (*)(LogLevel level, const char* filename, const char* function,
-                         size_t line, const char* message, size_t length);
+using LogSink = void (*)(LogLevel level, const char* filename, const char* function, size_t line,
+                         const char* message, size_t length);
 
 EXECUTORCH_API void set_log_level(LogLevel level);
 EXECUTORCH_API LogLevel get_log_level();
@@ -35,12 +35,11 @@ EXECUTORCH_API LogLevel get_log_level();
 EXECUTORCH_API LogSink set_log_sink(LogSink sink);
 
 namespace internal {
-EXECUTORCH_API void vlogf(LogLevel level, const char* filename,
-                          const char* function, size_t line, const char* format,
-                          va_list args);
+EXECUTORCH_API void vlogf(LogLevel level, const char* filename, const char* function, size_t line,
+                          const char* format, va_list args);
 ET_PRINTFLIKE(5, 6)
-inline void logf(LogLevel level, const char* filename, const char* function,
-                 size_t line, const char* format, ...) {
+inline void logf(LogLevel level, const char* filename, const char* function, size_t line,
+                 const char* format, ...) {
   va_list args;
   va_start(args, format);
   vlogf(level, filename, function, line, format, args);
@@ -52,16 +51,14 @@ inline void logf(LogLevel level, const char* filename, const char* function,
 } // namespace executorch
 
 #if ET_LOG_ENABLED
-#define ET_LOG(_level, _format, ...)                                         \
-  do {                                                                       \
-    const auto _et_level = ::executorch::runtime::LogLevel::_level;          \
-    if (static_cast<uint32_t>(_et_level) >=                                  \
-        static_cast<uint32_t>(                                               \
-            ::executorch::runtime::LogLevel::ET_MIN_LOG_LEVEL)) {            \
-      ::executorch::runtime::internal::logf(_et_level, __FILE__, ET_FUNCTION, \
-                                            __LINE__, _format,               \
-                                            ##__VA_ARGS__);                  \
-    }                                                                        \
+#define ET_LOG(_level, _format, ...)                                                             \
+  do {                                                                                           \
+    const auto _et_level = ::executorch::runtime::LogLevel::_level;                              \
+    if (static_cast<uint32_t>(_et_level) >=                                                      \
+        static_cast<uint32_t>(::executorch::runtime::LogLevel::ET_MIN_LOG_LEVEL)) {              \
+      ::executorch::runtime::internal::logf(_et_level, __FILE__, ET_FUNCTION, __LINE__, _format, \
+                                            ##__VA_ARGS__);                                      \
+    }                                                                                            \
   } while (0)
 #else
 #define ET_LOG(_level, _format, ...) \

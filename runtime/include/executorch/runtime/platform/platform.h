@@ -47,13 +47,12 @@ ET_NORETURN EXECUTORCH_API void et_pal_abort(void) ET_INTERNAL_PLATFORM_WEAKNESS
 // A monotonically non-decreasing time in system ticks.
 EXECUTORCH_API et_timestamp_t et_pal_current_ticks(void) ET_INTERNAL_PLATFORM_WEAKNESS;
 // The ticks -> nanoseconds ratio of et_pal_current_ticks().
-EXECUTORCH_API et_tick_ratio_t et_pal_ticks_to_ns_multiplier(void)
-    ET_INTERNAL_PLATFORM_WEAKNESS;
+EXECUTORCH_API et_tick_ratio_t et_pal_ticks_to_ns_multiplier(void) ET_INTERNAL_PLATFORM_WEAKNESS;
 // Writes one log message (`length` bytes of `message`, no newline) out.
-EXECUTORCH_API void et_pal_emit_log_message(
-    et_timestamp_t timestamp, et_pal_log_level_t level, const char* filename,
-    const char* function, size_t line, const char* message,
-    size_t length) ET_INTERNAL_PLATFORM_WEAKNESS;
+EXECUTORCH_API void et_pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level,
+                                            const char* filename, const char* function, size_t line,
+                                            const char* message,
+                                            size_t length) ET_INTERNAL_PLATFORM_WEAKNESS;
 // Raw memory for allocator wrappers (never for the core runtime itself);
 // nullptr on failure. et_pal_free() accepts nullptr.
 EXECUTORCH_API void* et_pal_allocate(size_t size) ET_INTERNAL_PLATFORM_WEAKNESS;
@@ -64,9 +63,9 @@ typedef void (*pal_init_method)(void);
 typedef void (*pal_abort_method)(void);
 typedef et_timestamp_t (*pal_current_ticks_method)(void);
 typedef et_tick_ratio_t (*pal_ticks_to_ns_multiplier_method)(void);
-typedef void (*pal_emit_log_message_method)(
-    et_timestamp_t timestamp, et_pal_log_level_t level, const char* filename,
-    const char* function, size_t line, const char* message, size_t length);
+typedef void (*pal_emit_log_message_method)(et_timestamp_t timestamp, et_pal_log_level_t level,
+                                            const char* filename, const char* function, size_t line,
+                                            const char* message, size_t length);
 typedef void* (*pal_allocate_method)(size_t size);
 typedef void (*pal_free_method)(void* ptr);
 typedef pal_init_method et_pal_init_t;
@@ -87,14 +86,12 @@ namespace runtime {
 // register_pal() from one is never lost.
 struct EXECUTORCH_API PalImpl {
   // Only emit_log_message replaced.
-  static PalImpl create(pal_emit_log_message_method emit_log_message,
-                        const char* source_filename);
-  static PalImpl create(
-      pal_init_method init, pal_abort_method abort,
-      pal_current_ticks_method current_ticks,
-      pal_ticks_to_ns_multiplier_method ticks_to_ns_multiplier,
-      pal_emit_log_message_method emit_log_message, pal_allocate_method allocate,
-      pal_free_method free, const char* source_filename);
+  static PalImpl create(pal_emit_log_message_method emit_log_message, const char* source_filename);
+  static PalImpl create(pal_init_method init, pal_abort_method abort,
+                        pal_current_ticks_method current_ticks,
+                        pal_ticks_to_ns_multiplier_method ticks_to_ns_multiplier,
+                        pal_emit_log_message_method emit_log_message, pal_allocate_method allocate,
+                        pal_free_method free, const char* source_filename);
 
   pal_init_method init = nullptr;
   pal_abort_method abort = nullptr;
@@ -119,11 +116,9 @@ EXECUTORCH_API void pal_init();
 ET_NORETURN EXECUTORCH_API void pal_abort();
 EXECUTORCH_API et_timestamp_t pal_current_ticks();
 EXECUTORCH_API et_tick_ratio_t pal_ticks_to_ns_multiplier();
-EXECUTORCH_API void pal_emit_log_message(et_timestamp_t timestamp,
-                                         et_pal_log_level_t level,
-                                         const char* filename, const char* function,
-                                         size_t line, const char* message,
-                                         size_t length);
+EXECUTORCH_API void pal_emit_log_message(et_timestamp_t timestamp, et_pal_log_level_t level,
+                                         const char* filename, const char* function, size_t line,
+                                         const char* message, size_t length);
 EXECUTORCH_API void* pal_allocate(size_t size);
 EXECUTORCH_API void pal_free(void* ptr);
 

@@ -39,8 +39,7 @@ TEST(DimOrderUtilTest, ContiguousStrides) {
 
 TEST(DimOrderUtilTest, PermutedStrides) {
   // NCHW sizes laid out channels-last.
-  EXPECT_EQ(strides_of({2, 3, 4, 5}, {0, 2, 3, 1}),
-            (std::vector<StridesType>{60, 1, 15, 3}));
+  EXPECT_EQ(strides_of({2, 3, 4, 5}, {0, 2, 3, 1}), (std::vector<StridesType>{60, 1, 15, 3}));
   // Fully reversed (column-major).
   EXPECT_EQ(strides_of({2, 3, 4}, {2, 1, 0}), (std::vector<StridesType>{1, 2, 6}));
   EXPECT_EQ(strides_of({3, 7}, {1, 0}), (std::vector<StridesType>{1, 3}));
@@ -61,8 +60,7 @@ TEST(DimOrderUtilTest, ZeroDimsIsOk) {
 
 TEST(DimOrderUtilTest, OtherElementTypes) {
   // Upstream-style callers keep all three arrays as int32 or int64.
-  EXPECT_EQ((strides_of<int32_t, int32_t, int32_t>({2, 5}, {1, 0})),
-            (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ((strides_of<int32_t, int32_t, int32_t>({2, 5}, {1, 0})), (std::vector<int32_t>{1, 2}));
   EXPECT_EQ((strides_of<int64_t, int64_t, int64_t>({70000, 70000}, {0, 1})),
             (std::vector<int64_t>{70000, 1}));
   EXPECT_EQ((strides_of<uint32_t, uint16_t, uint64_t>({3, 4}, {0, 1})),
@@ -70,15 +68,15 @@ TEST(DimOrderUtilTest, OtherElementTypes) {
 }
 
 TEST(DimOrderUtilTest, RejectsInvalidDimOrders) {
-  EXPECT_TRUE(strides_of({2, 3}, {0, 2}).empty());     // out of range
-  EXPECT_TRUE(strides_of({2, 3, 4}, {0, 1, 1}).empty());  // repeated
+  EXPECT_TRUE(strides_of({2, 3}, {0, 2}).empty());       // out of range
+  EXPECT_TRUE(strides_of({2, 3, 4}, {0, 1, 1}).empty()); // repeated
   EXPECT_TRUE((strides_of<int32_t, int32_t, int32_t>({2, 3}, {-1, 0})).empty());
   std::vector<SizesType> sizes(300, 1);
   std::vector<uint16_t> order(300);
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint16_t>(i);
   std::vector<StridesType> strides(300);
   EXPECT_EQ(et::dim_order_to_stride(sizes.data(), order.data(), 300, strides.data()),
-            Error::InvalidArgument);  // more dims than any dim order holds
+            Error::InvalidArgument); // more dims than any dim order holds
 }
 
 TEST(DimOrderUtilTest, RejectsNegativeSizesAndOverflow) {
@@ -106,7 +104,7 @@ TEST(DimOrderUtilTest, NocheckMatchesChecked) {
   et::dim_order_to_stride_nocheck(sizes, order, 4, a);
   ASSERT_EQ(et::dim_order_to_stride(sizes, order, 4, b), Error::Ok);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(a[i], b[i]);
-  EXPECT_EQ(a[3], 24);  // outermost: 2 * 3 * 4
+  EXPECT_EQ(a[3], 24); // outermost: 2 * 3 * 4
 }
 
 TEST(DimOrderUtilTest, StrideToDimOrder) {
@@ -155,9 +153,9 @@ TEST(DimOrderUtilTest, LayoutPredicates) {
   EXPECT_TRUE(et::is_channels_last_dim_order(cl5, 5));
   EXPECT_FALSE(et::is_channels_last_dim_order(contiguous4, 4));
   EXPECT_FALSE(et::is_channels_last_dim_order(other4, 4));
-  EXPECT_FALSE(et::is_channels_last_dim_order(cl_like6, 6));  // only 4-D and 5-D
+  EXPECT_FALSE(et::is_channels_last_dim_order(cl_like6, 6)); // only 4-D and 5-D
   EXPECT_FALSE(et::is_channels_last_dim_order(swapped3, 3));
   EXPECT_TRUE(::torch::executor::is_default_dim_order(contiguous4, 4));
   EXPECT_TRUE(et::validate_dim_order(other4, 4));
-  EXPECT_FALSE(et::validate_dim_order(cl4, 3));  // 3 is out of range
+  EXPECT_FALSE(et::validate_dim_order(cl4, 3)); // 3 is out of range
 }

@@ -24,8 +24,7 @@ namespace {
 std::vector<std::string> g_visited;
 #define RECORD_NAME(ctype, name) g_visited.push_back(#name);
 #define RECORD_NAME_WITH(extra, ctype, name) g_visited.push_back(std::string(extra) + #name);
-#define RECORD_NAME_WITH2(a, b, ctype, name) \
-  g_visited.push_back(std::string(a) + b + #name);
+#define RECORD_NAME_WITH2(a, b, ctype, name) g_visited.push_back(std::string(a) + b + #name);
 
 template <typename F>
 std::vector<std::string> visit(F f) {
@@ -50,7 +49,7 @@ TEST(ScalarTypeUtilTest, TraitsMapBothWays) {
   static_assert(et::CppTypeToScalarType<BFloat16>::value == ScalarType::BFloat16);
   static_assert(et::CppTypeToScalarType<uint16_t>::value == ScalarType::UInt16);
   // Every dtype's C type maps back to itself.
-#define ROUND_TRIP(ctype, name)                                                   \
+#define ROUND_TRIP(ctype, name)                                                              \
   EXPECT_EQ(et::CppTypeToScalarType<et::ScalarTypeToCppType<ScalarType::name>::type>::value, \
             ScalarType::name);
   ET_FORALL_SCALAR_TYPES(ROUND_TRIP)
@@ -78,8 +77,8 @@ TEST(ScalarTypeUtilTest, ForallFamiliesVisitTheirSubsets) {
   EXPECT_EQ(visit([] { ET_FORALL_REAL_TYPES(RECORD_NAME) }).size(), 7u);
   EXPECT_EQ(visit([] { ET_FORALL_REALHBF16_TYPES(RECORD_NAME) }).size(), 9u);
   EXPECT_EQ(visit([] { ET_FORALL_REALHBBF16_TYPES(RECORD_NAME) }),
-            (Names{"Byte", "Char", "Short", "Int", "Long", "Float", "Double", "Bool",
-                   "Half", "BFloat16"}));
+            (Names{"Byte", "Char", "Short", "Int", "Long", "Float", "Double", "Bool", "Half",
+                   "BFloat16"}));
   EXPECT_EQ(visit([] { ET_FORALL_REAL_TYPES_AND(Bool, RECORD_NAME) }).back(), "Bool");
   EXPECT_EQ(visit([] { ET_FORALL_INT_TYPES_AND(Bool, RECORD_NAME) }).size(), 6u);
   EXPECT_EQ(visit([] { ET_FORALL_FLOAT_TYPES_AND(Half, RECORD_NAME) }),
@@ -205,18 +204,25 @@ TEST(ScalarTypeUtilTest, PromoteTypesMatchesPyTorch) {
     ST a, b, want;
   };
   const Case cases[] = {
-      {ST::Byte, ST::Char, ST::Short},     {ST::Byte, ST::Int, ST::Int},
-      {ST::Char, ST::Long, ST::Long},      {ST::Bool, ST::Byte, ST::Byte},
-      {ST::Bool, ST::Half, ST::Half},      {ST::Long, ST::Half, ST::Half},
-      {ST::Int, ST::BFloat16, ST::BFloat16}, {ST::Half, ST::BFloat16, ST::Float},
-      {ST::Half, ST::Float, ST::Float},    {ST::BFloat16, ST::Double, ST::Double},
-      {ST::Float, ST::Double, ST::Double}, {ST::Half, ST::ComplexHalf, ST::ComplexHalf},
+      {ST::Byte, ST::Char, ST::Short},
+      {ST::Byte, ST::Int, ST::Int},
+      {ST::Char, ST::Long, ST::Long},
+      {ST::Bool, ST::Byte, ST::Byte},
+      {ST::Bool, ST::Half, ST::Half},
+      {ST::Long, ST::Half, ST::Half},
+      {ST::Int, ST::BFloat16, ST::BFloat16},
+      {ST::Half, ST::BFloat16, ST::Float},
+      {ST::Half, ST::Float, ST::Float},
+      {ST::BFloat16, ST::Double, ST::Double},
+      {ST::Float, ST::Double, ST::Double},
+      {ST::Half, ST::ComplexHalf, ST::ComplexHalf},
       {ST::BFloat16, ST::ComplexHalf, ST::ComplexFloat},
       {ST::Float, ST::ComplexHalf, ST::ComplexFloat},
       {ST::Double, ST::ComplexFloat, ST::ComplexDouble},
       {ST::Long, ST::ComplexFloat, ST::ComplexFloat},
       {ST::ComplexHalf, ST::ComplexDouble, ST::ComplexDouble},
-      {ST::QInt8, ST::QInt8, ST::QInt8},   {ST::UInt16, ST::UInt16, ST::UInt16},
+      {ST::QInt8, ST::QInt8, ST::QInt8},
+      {ST::UInt16, ST::UInt16, ST::UInt16},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(et::promoteTypes(c.a, c.b), c.want)
@@ -242,8 +248,7 @@ TEST(ScalarTypeUtilTest, PromoteTypesTemplate) {
   static_assert(std::is_same<et::promote_types<Half, BFloat16>::type, float>::value);
   static_assert(std::is_same<et::promote_types<Half, int64_t>::type, Half>::value);
   static_assert(std::is_same<et::promote_types<Half, int64_t, true>::type, float>::value);
-  static_assert(std::is_same<::torch::executor::promote_types<bool, double>::type,
-                             double>::value);
+  static_assert(std::is_same<::torch::executor::promote_types<bool, double>::type, double>::value);
   // The promoted type computes: int8 + uint8 in int16 does not wrap.
   const et::promote_types<uint8_t, int8_t>::type sum =
       static_cast<int16_t>(uint8_t(200)) + static_cast<int16_t>(int8_t(100));
@@ -254,8 +259,8 @@ namespace {
 
 // A kernel body in the upstream style: copies `in` into `out`, converting,
 // for the real types plus Half/BFloat16/Bool.
-void copy_cast(KernelRuntimeContext& ctx, ScalarType in_type, const void* in,
-               ScalarType out_type, void* out, size_t n) {
+void copy_cast(KernelRuntimeContext& ctx, ScalarType in_type, const void* in, ScalarType out_type,
+               void* out, size_t n) {
   ET_SWITCH_REALHBBF16_TYPES(in_type, ctx, "copy_cast", CTYPE_IN, [&]() {
     ET_SWITCH_REALHBBF16_TYPES(out_type, ctx, "copy_cast", CTYPE_OUT, [&]() {
       const auto* src = static_cast<const CTYPE_IN*>(in);
@@ -291,7 +296,7 @@ TEST(ScalarTypeUtilTest, SwitchFailsTheContextOnOtherTypes) {
   int32_t out[1] = {7};
   copy_cast(ctx, ScalarType::ComplexFloat, in, ScalarType::Int, out, 1);
   EXPECT_EQ(ctx.failure_state(), Error::InvalidArgument);
-  EXPECT_EQ(out[0], 7);  // nothing ran
+  EXPECT_EQ(out[0], 7); // nothing ran
 }
 
 TEST(ScalarTypeUtilTest, SwitchReturnsTheLambdaValue) {
@@ -299,29 +304,27 @@ TEST(ScalarTypeUtilTest, SwitchReturnsTheLambdaValue) {
   const size_t size = ET_SWITCH_FLOAT_TYPES(ScalarType::Double, ctx, "size", CTYPE,
                                             [&]() { return sizeof(CTYPE); });
   EXPECT_EQ(size, sizeof(double));
-  const bool is_unsigned = ET_SWITCH_INT_TYPES_AND(
-      Bool, ScalarType::Byte, ctx, "sign", CTYPE,
-      [&]() { return !std::is_signed<CTYPE>::value; });
+  const bool is_unsigned = ET_SWITCH_INT_TYPES_AND(Bool, ScalarType::Byte, ctx, "sign", CTYPE,
+                                                   [&]() { return !std::is_signed<CTYPE>::value; });
   EXPECT_TRUE(is_unsigned);
 }
 
 namespace {
 
 // Which dtypes a switch accepts, found by running it on every dtype.
-#define ACCEPTED_BY(SWITCH_CALL)                                      \
-  [] {                                                                \
-    std::vector<std::string> names;                                   \
-    for (int i = 0; i < static_cast<int>(ScalarType::NumOptions); ++i) { \
-      const auto t = static_cast<ScalarType>(i);                      \
-      KernelRuntimeContext ctx;                                       \
-      SWITCH_CALL(t, ctx, "probe", CTYPE, [&]() {                     \
-        EXPECT_EQ(et::CppTypeToScalarType<CTYPE>::value, t);          \
-      });                                                             \
-      if (ctx.failure_state() == Error::Ok) {                         \
-        names.push_back(et::toString(t));                             \
-      }                                                               \
-    }                                                                 \
-    return names;                                                     \
+#define ACCEPTED_BY(SWITCH_CALL)                                                   \
+  [] {                                                                             \
+    std::vector<std::string> names;                                                \
+    for (int i = 0; i < static_cast<int>(ScalarType::NumOptions); ++i) {           \
+      const auto t = static_cast<ScalarType>(i);                                   \
+      KernelRuntimeContext ctx;                                                    \
+      SWITCH_CALL(t, ctx, "probe", CTYPE,                                          \
+                  [&]() { EXPECT_EQ(et::CppTypeToScalarType<CTYPE>::value, t); }); \
+      if (ctx.failure_state() == Error::Ok) {                                      \
+        names.push_back(et::toString(t));                                          \
+      }                                                                            \
+    }                                                                              \
+    return names;                                                                  \
   }()
 
 #define SWITCH_REAL_AND_BOOL(...) ET_SWITCH_REAL_TYPES_AND(Bool, __VA_ARGS__)
@@ -339,16 +342,14 @@ TEST(ScalarTypeUtilTest, EachSwitchAcceptsItsSet) {
   et::set_log_level(et::LogLevel::Fatal);
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_REAL_TYPES),
             (Names{"Byte", "Char", "Short", "Int", "Long", "Float", "Double"}));
-  EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_INT_TYPES),
-            (Names{"Byte", "Char", "Short", "Int", "Long"}));
+  EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_INT_TYPES), (Names{"Byte", "Char", "Short", "Int", "Long"}));
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_FLOAT_TYPES), (Names{"Float", "Double"}));
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_FLOATH_TYPES), (Names{"Half", "Float", "Double"}));
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_FLOATHBF16_TYPES),
             (Names{"Half", "Float", "Double", "BFloat16"}));
   EXPECT_EQ(ACCEPTED_BY(SWITCH_FLOATHBF16_AND),
             (Names{"Int", "Half", "Float", "Double", "BFloat16"}));
-  EXPECT_EQ(ACCEPTED_BY(SWITCH_FLOAT_AND3),
-            (Names{"Long", "Half", "Float", "Double", "BFloat16"}));
+  EXPECT_EQ(ACCEPTED_BY(SWITCH_FLOAT_AND3), (Names{"Long", "Half", "Float", "Double", "BFloat16"}));
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_REALH_TYPES).size(), 8u);
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_REALB_TYPES).size(), 8u);
   EXPECT_EQ(ACCEPTED_BY(ET_SWITCH_REALHB_TYPES).size(), 9u);
@@ -372,8 +373,7 @@ TEST(ScalarTypeUtilTest, EachSwitchAcceptsItsSet) {
 }
 
 TEST(ScalarTypeUtilTest, LegacyNamespaceAliases) {
-  EXPECT_EQ(::torch::executor::promoteTypes(ScalarType::Int, ScalarType::Float),
-            ScalarType::Float);
+  EXPECT_EQ(::torch::executor::promoteTypes(ScalarType::Int, ScalarType::Float), ScalarType::Float);
   EXPECT_STREQ(::torch::executor::toString(ScalarType::Bool), "Bool");
   EXPECT_TRUE(::torch::executor::isValid(ScalarType::Int));
   static_assert(::torch::executor::CppTypeToScalarType<float>::value == ScalarType::Float);

@@ -41,12 +41,12 @@ class Tensors {
     e.data.assign(static_cast<size_t>(numel) * 8 + 8, 0);
     e.strides.assign(e.sizes.size(), 0);
     if (!e.dim_order.empty()) {
-      EXPECT_EQ(et::dim_order_to_stride(e.sizes.data(), e.dim_order.data(),
-                                        e.sizes.size(), e.strides.data()),
+      EXPECT_EQ(et::dim_order_to_stride(e.sizes.data(), e.dim_order.data(), e.sizes.size(),
+                                        e.strides.data()),
                 Error::Ok);
     }
-    e.impl.emplace_back(type, static_cast<ssize_t>(e.sizes.size()), e.sizes.data(),
-                        e.data.data(), e.dim_order.empty() ? nullptr : e.dim_order.data(),
+    e.impl.emplace_back(type, static_cast<ssize_t>(e.sizes.size()), e.sizes.data(), e.data.data(),
+                        e.dim_order.empty() ? nullptr : e.dim_order.data(),
                         e.dim_order.empty() ? nullptr : e.strides.data(), dynamism);
     return Tensor(&e.impl.back());
   }
@@ -258,15 +258,13 @@ TEST_F(TensorUtilTest, ContiguityAndDimOrderChecks) {
   EXPECT_TRUE(et::tensors_have_same_dim_order(contiguous, contiguous2));
   EXPECT_TRUE(et::tensors_have_same_dim_order(channels_last, channels_last2, channels_last));
   EXPECT_FALSE(et::tensors_have_same_dim_order(contiguous, channels_last));
-  EXPECT_FALSE(
-      et::tensors_have_same_dim_order(contiguous, contiguous2, contiguous, channels_last));
+  EXPECT_FALSE(et::tensors_have_same_dim_order(contiguous, contiguous2, contiguous, channels_last));
   const Tensor list[] = {contiguous, contiguous2, contiguous};
   EXPECT_TRUE(et::tensors_have_same_dim_order(ArrayRef<Tensor>(list, 3)));
 
   DimOrderType order[4] = {};
   ASSERT_EQ(et::get_dim_order(channels_last, order, 4), Error::Ok);
-  EXPECT_EQ(std::vector<DimOrderType>(order, order + 4),
-            (std::vector<DimOrderType>{0, 2, 3, 1}));
+  EXPECT_EQ(std::vector<DimOrderType>(order, order + 4), (std::vector<DimOrderType>{0, 2, 3, 1}));
   EXPECT_EQ(et::get_dim_order(channels_last, order, 3), Error::InvalidArgument);
 }
 
@@ -344,10 +342,10 @@ TEST_F(TensorUtilTest, ExtractScalarTensor) {
   EXPECT_TRUE(et::extract_scalar_tensor(tf_.scalar<float>(ScalarType::Float, 1.5f), &h));
   EXPECT_EQ(static_cast<float>(h), 1.5f);
   EXPECT_FALSE(et::extract_scalar_tensor(tf_.scalar<float>(ScalarType::Float, 1e6f), &h));
-  EXPECT_TRUE(et::extract_scalar_tensor(
-      tf_.scalar<::executorch::aten::BFloat16>(ScalarType::BFloat16,
-                                               ::executorch::aten::BFloat16(-2.f)),
-      &f));
+  EXPECT_TRUE(
+      et::extract_scalar_tensor(tf_.scalar<::executorch::aten::BFloat16>(
+                                    ScalarType::BFloat16, ::executorch::aten::BFloat16(-2.f)),
+                                &f));
   EXPECT_EQ(f, -2.f);
 
   bool b = false;
@@ -375,8 +373,7 @@ TEST_F(TensorUtilTest, ResizeTensor) {
   const int64_t too_big[] = {5, 6};
   EXPECT_NE(et::resize_tensor(t, ArrayRef<int64_t>(too_big, 2)), Error::Ok);
   const int64_t unrepresentable[] = {1, int64_t(1) << 40};
-  EXPECT_EQ(et::resize_tensor(t, ArrayRef<int64_t>(unrepresentable, 2)),
-            Error::InvalidArgument);
+  EXPECT_EQ(et::resize_tensor(t, ArrayRef<int64_t>(unrepresentable, 2)), Error::InvalidArgument);
   const SizesType other_rank[] = {24};
   EXPECT_NE(et::resize_tensor(t, other_rank), Error::Ok);
   EXPECT_EQ(t.size(0), 2);
@@ -401,8 +398,7 @@ TEST_F(TensorUtilTest, TensorDataHelpers) {
   EXPECT_EQ(a.const_data_ptr(), b.const_data_ptr());
   EXPECT_EQ(et::internal::share_tensor_data(a, c), Error::InvalidArgument);
   int32_t buffer[4] = {};
-  EXPECT_EQ(et::internal::set_tensor_data(a, buffer, sizeof(buffer) - 1),
-            Error::InvalidArgument);
+  EXPECT_EQ(et::internal::set_tensor_data(a, buffer, sizeof(buffer) - 1), Error::InvalidArgument);
   ASSERT_EQ(et::internal::set_tensor_data(a, buffer, sizeof(buffer)), Error::Ok);
   EXPECT_EQ(a.const_data_ptr(), static_cast<const void*>(buffer));
   et::internal::reset_data_ptr(a);

@@ -25,7 +25,7 @@ TEST(C10ComplexTest, SameTemplateAsExecutorch) {
 TEST(C10ComplexTest, Math) {
   const c10::complex<double> z(3.0, 4.0);
   EXPECT_DOUBLE_EQ(c10_complex_math::abs(z), 5.0);
-  EXPECT_DOUBLE_EQ(abs(z), 5.0);  // found by ADL
+  EXPECT_DOUBLE_EQ(abs(z), 5.0); // found by ADL
   EXPECT_DOUBLE_EQ(c10_complex_math::norm(z), 25.0);
   EXPECT_DOUBLE_EQ(c10_complex_math::conj(z).imag(), -4.0);
   const auto root = c10_complex_math::sqrt(c10::complex<double>(-4.0, 0.0));

@@ -30,7 +30,7 @@ C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED("-Wshadow")
 TEST(C10MacrosTest, DiagnosticPushPop) {
   int value = 1;
   {
-    int value = 2;  // would warn under -Wshadow
+    int value = 2; // would warn under -Wshadow
     EXPECT_EQ(value, 2);
   }
   EXPECT_EQ(value, 1);

@@ -32,7 +32,7 @@ TEST(C10NumericsTest, Overflows) {
   EXPECT_TRUE(c10::overflows<int8_t>(200));
   EXPECT_FALSE(c10::overflows<int8_t>(-128));
   EXPECT_TRUE(c10::overflows<int8_t>(-129));
-  EXPECT_FALSE(c10::overflows<uint8_t>(-1));  // wraps, as c10 allows
+  EXPECT_FALSE(c10::overflows<uint8_t>(-1)); // wraps, as c10 allows
   EXPECT_TRUE(c10::overflows<uint8_t>(-1, /*strict_unsigned=*/true));
   EXPECT_TRUE(c10::overflows<uint8_t>(256));
   EXPECT_TRUE(c10::overflows<float>(1e300));

@@ -41,8 +41,7 @@ struct EXECUTORCH_API Stats {
   int64_t num_decode_steps = 0;
 
   double prefill_tokens_per_second() const {
-    return prefill_seconds > 0 ? static_cast<double>(num_prompt_tokens) / prefill_seconds
-                               : 0.0;
+    return prefill_seconds > 0 ? static_cast<double>(num_prompt_tokens) / prefill_seconds : 0.0;
   }
   double decode_tokens_per_second() const {
     return decode_seconds > 0 ? static_cast<double>(num_decode_steps) / decode_seconds : 0.0;

@@ -99,8 +99,8 @@ class EXECUTORCH_API TokenRunner {
   // can continue a conversation (the last generated token is not in the
   // cache yet: put it first in the next prompt).
   ET_NODISCARD ::executorch::runtime::Error generate_from_pos(
-      const std::vector<uint64_t>& prompt, int64_t start_pos,
-      const GenerationConfig& config, std::function<void(uint64_t)> token_callback = {},
+      const std::vector<uint64_t>& prompt, int64_t start_pos, const GenerationConfig& config,
+      std::function<void(uint64_t)> token_callback = {},
       std::function<void(const Stats&)> stats_callback = {});
 
   // Ends the current generation after the token being produced (safe from a

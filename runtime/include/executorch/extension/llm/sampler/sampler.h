@@ -24,8 +24,8 @@ class EXECUTORCH_API Sampler {
   // temperature <= 0: greedy (the first index of the largest logit, as
   // torch.argmax). topp outside (0, 1): no nucleus cut. topk <= 0 or
   // >= vocab_size: no top-k cut.
-  Sampler(int32_t vocab_size, float temperature, float topp,
-          unsigned long long rng_seed, int32_t topk = 0);
+  Sampler(int32_t vocab_size, float temperature, float topp, unsigned long long rng_seed,
+          int32_t topk = 0);
 
   // Samples from vocab_size logits; the logits are only read. NaN logits
   // are never picked; returns -1 when every logit is NaN. (Overloads

@@ -22,7 +22,7 @@ inline uint16_t float_to_bf16_bits(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof(bits));
   if ((bits & 0x7fffffffu) > 0x7f800000u) {
-    return 0x7fc0u;  // canonical NaN
+    return 0x7fc0u; // canonical NaN
   }
   const uint32_t rounding_bias = 0x7fffu + ((bits >> 16) & 1u);
   return static_cast<uint16_t>((bits + rounding_bias) >> 16);

@@ -16,9 +16,8 @@ namespace etensor {
 namespace internal {
 
 template <typename T>
-struct is_reduced_float
-    : std::integral_constant<bool, std::is_same<T, Half>::value ||
-                                       std::is_same<T, BFloat16>::value> {};
+struct is_reduced_float : std::integral_constant<bool, std::is_same<T, Half>::value ||
+                                                           std::is_same<T, BFloat16>::value> {};
 
 // The next representable value after `from` towards `to` (IEEE nextafter on
 // the 16-bit encoding: sign-magnitude, so one step is +-1 on the bits).
@@ -32,12 +31,11 @@ T reduced_float_nextafter(T from, T to) {
   if (f == t) {
     return to;
   }
-  if (f == 0.0f) {  // the smallest subnormal with the sign of the direction
+  if (f == 0.0f) { // the smallest subnormal with the sign of the direction
     return T(static_cast<uint16_t>(t > 0.0f ? 0x0001 : 0x8001), T::from_bits());
   }
   const bool away_from_zero = (f < t) == (f > 0.0f);
-  return T(static_cast<uint16_t>(away_from_zero ? from.x + 1 : from.x - 1),
-           T::from_bits());
+  return T(static_cast<uint16_t>(away_from_zero ? from.x + 1 : from.x - 1), T::from_bits());
 }
 
 } // namespace internal
@@ -47,13 +45,12 @@ T reduced_float_nextafter(T from, T to) {
 
 namespace std {
 
-#define ET_INTERNAL_REDUCED_FLOAT_UNARY_(fn)                                       \
-  template <typename T,                                                            \
-            typename std::enable_if<                                               \
-                ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, \
-                int>::type = 0>                                                    \
-  inline T fn(T a) {                                                               \
-    return T(std::fn(static_cast<float>(a)));                                      \
+#define ET_INTERNAL_REDUCED_FLOAT_UNARY_(fn)                                                      \
+  template <typename T, typename std::enable_if<                                                  \
+                            ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, \
+                            int>::type = 0>                                                       \
+  inline T fn(T a) {                                                                              \
+    return T(std::fn(static_cast<float>(a)));                                                     \
   }
 ET_INTERNAL_REDUCED_FLOAT_UNARY_(acos)
 ET_INTERNAL_REDUCED_FLOAT_UNARY_(asin)
@@ -85,29 +82,25 @@ ET_INTERNAL_REDUCED_FLOAT_UNARY_(abs)
 
 template <typename T,
           typename std::enable_if<
-              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value,
-              int>::type = 0>
+              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, int>::type = 0>
 inline T pow(T a, double b) {
   return T(std::pow(static_cast<float>(a), static_cast<float>(b)));
 }
 template <typename T,
           typename std::enable_if<
-              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value,
-              int>::type = 0>
+              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, int>::type = 0>
 inline T pow(T a, T b) {
   return T(std::pow(static_cast<float>(a), static_cast<float>(b)));
 }
 template <typename T,
           typename std::enable_if<
-              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value,
-              int>::type = 0>
+              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, int>::type = 0>
 inline T fmod(T a, T b) {
   return T(std::fmod(static_cast<float>(a), static_cast<float>(b)));
 }
 template <typename T,
           typename std::enable_if<
-              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value,
-              int>::type = 0>
+              ::executorch::runtime::etensor::internal::is_reduced_float<T>::value, int>::type = 0>
 inline T nextafter(T from, T to) {
   return ::executorch::runtime::etensor::internal::reduced_float_nextafter(from, to);
 }
@@ -118,8 +111,7 @@ namespace executorch {
 namespace runtime {
 namespace etensor {
 // 1 / sqrt(a), as c10::rsqrt.
-template <typename T,
-          typename std::enable_if<internal::is_reduced_float<T>::value, int>::type = 0>
+template <typename T, typename std::enable_if<internal::is_reduced_float<T>::value, int>::type = 0>
 inline T rsqrt(T a) {
   return T(1.0f / std::sqrt(static_cast<float>(a)));
 }

@@ -55,26 +55,38 @@ struct alignas(sizeof(T) * 2) complex {
 };
 
 template <typename T>
-constexpr complex<T> operator+(const complex<T>& v) { return v; }
+constexpr complex<T> operator+(const complex<T>& v) {
+  return v;
+}
 template <typename T>
 constexpr complex<T> operator-(const complex<T>& v) {
   return complex<T>(-v.real(), -v.imag());
 }
 template <typename T>
-constexpr complex<T> operator+(complex<T> a, const complex<T>& b) { return a += b; }
+constexpr complex<T> operator+(complex<T> a, const complex<T>& b) {
+  return a += b;
+}
 template <typename T>
-constexpr complex<T> operator-(complex<T> a, const complex<T>& b) { return a -= b; }
+constexpr complex<T> operator-(complex<T> a, const complex<T>& b) {
+  return a -= b;
+}
 template <typename T>
-constexpr complex<T> operator*(complex<T> a, const complex<T>& b) { return a *= b; }
+constexpr complex<T> operator*(complex<T> a, const complex<T>& b) {
+  return a *= b;
+}
 template <typename T>
-constexpr complex<T> operator/(complex<T> a, const complex<T>& b) { return a /= b; }
+constexpr complex<T> operator/(complex<T> a, const complex<T>& b) {
+  return a /= b;
+}
 // With a real scalar of the part type.
 template <typename T>
 constexpr complex<T> operator*(const complex<T>& a, const T& s) {
   return complex<T>(a.real() * s, a.imag() * s);
 }
 template <typename T>
-constexpr complex<T> operator*(const T& s, const complex<T>& a) { return a * s; }
+constexpr complex<T> operator*(const T& s, const complex<T>& a) {
+  return a * s;
+}
 template <typename T>
 constexpr complex<T> operator/(const complex<T>& a, const T& s) {
   return complex<T>(a.real() / s, a.imag() / s);

@@ -14,8 +14,7 @@ using DeviceIndex = int8_t;
 
 struct Device final {
   using Type = DeviceType;
-  /* implicit */ Device(DeviceType type, DeviceIndex index = 0)
-      : type_(type), index_(index) {}
+  /* implicit */ Device(DeviceType type, DeviceIndex index = 0) : type_(type), index_(index) {}
   DeviceType type() const noexcept { return type_; }
   bool is_cpu() const noexcept { return type_ == DeviceType::CPU; }
   bool is_cuda() const noexcept { return type_ == DeviceType::CUDA; }

@@ -20,7 +20,7 @@ inline float half_bits_to_float(uint16_t h) {
   if (exponent == 0) {
     if (mantissa == 0) {
       bits = sign;
-    } else {  // subnormal: normalize
+    } else { // subnormal: normalize
       exponent = 127 - 15 + 1;
       while ((mantissa & 0x400u) == 0) {
         mantissa <<= 1;
@@ -44,13 +44,13 @@ inline uint16_t float_to_half_bits(float f) {
   std::memcpy(&bits, &f, sizeof(bits));
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
   const uint32_t abs = bits & 0x7fffffffu;
-  if (abs >= 0x7f800000u) {  // inf or nan
+  if (abs >= 0x7f800000u) { // inf or nan
     return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u);
   }
-  if (abs >= 0x477ff000u) {  // rounds to >= 65520: overflow to inf
+  if (abs >= 0x477ff000u) { // rounds to >= 65520: overflow to inf
     return sign | 0x7c00u;
   }
-  if (abs < 0x38800000u) {  // below the smallest normal half: subnormal or 0
+  if (abs < 0x38800000u) { // below the smallest normal half: subnormal or 0
     if (abs < 0x33000000u) {
       return sign;
     }
@@ -67,7 +67,7 @@ inline uint16_t float_to_half_bits(float f) {
     }
     return static_cast<uint16_t>(sign | result);
   }
-  uint32_t result = abs - 0x38000000u;  // rebias exponent 127 -> 15
+  uint32_t result = abs - 0x38000000u; // rebias exponent 127 -> 15
   // round to nearest even on the 13 dropped mantissa bits
   const uint32_t rem = result & 0x1fffu;
   result >>= 13;
@@ -105,9 +105,7 @@ inline float fp32_from_bits(uint32_t bits) {
   return f;
 }
 inline float fp16_ieee_to_fp32_value(uint16_t h) { return half_bits_to_float(h); }
-inline uint32_t fp16_ieee_to_fp32_bits(uint16_t h) {
-  return fp32_to_bits(half_bits_to_float(h));
-}
+inline uint32_t fp16_ieee_to_fp32_bits(uint16_t h) { return fp32_to_bits(half_bits_to_float(h)); }
 inline uint16_t fp16_ieee_from_fp32_value(float f) { return float_to_half_bits(f); }
 } // namespace internal
 

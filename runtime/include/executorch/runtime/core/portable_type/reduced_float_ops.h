@@ -8,43 +8,43 @@
 
 #include <cstdint>
 
-#define ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(T)                                   \
-  inline T operator+(const T& a, const T& b) { return T(float(a) + float(b)); }  \
-  inline T operator-(const T& a, const T& b) { return T(float(a) - float(b)); }  \
-  inline T operator*(const T& a, const T& b) { return T(float(a) * float(b)); }  \
-  inline T operator/(const T& a, const T& b) { return T(float(a) / float(b)); }  \
-  inline T operator-(const T& a) { return T(-float(a)); }                        \
-  inline T& operator+=(T& a, const T& b) { return a = a + b; }                   \
-  inline T& operator-=(T& a, const T& b) { return a = a - b; }                   \
-  inline T& operator*=(T& a, const T& b) { return a = a * b; }                   \
-  inline T& operator/=(T& a, const T& b) { return a = a / b; }                   \
-  ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, float)                               \
-  ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, double)                              \
-  ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, int32_t)                                  \
-  ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, int64_t)                                  \
-  inline float& operator+=(float& a, const T& b) { return a += float(b); }       \
-  inline float& operator-=(float& a, const T& b) { return a -= float(b); }       \
-  inline float& operator*=(float& a, const T& b) { return a *= float(b); }       \
+#define ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(T)                                 \
+  inline T operator+(const T& a, const T& b) { return T(float(a) + float(b)); } \
+  inline T operator-(const T& a, const T& b) { return T(float(a) - float(b)); } \
+  inline T operator*(const T& a, const T& b) { return T(float(a) * float(b)); } \
+  inline T operator/(const T& a, const T& b) { return T(float(a) / float(b)); } \
+  inline T operator-(const T& a) { return T(-float(a)); }                       \
+  inline T& operator+=(T& a, const T& b) { return a = a + b; }                  \
+  inline T& operator-=(T& a, const T& b) { return a = a - b; }                  \
+  inline T& operator*=(T& a, const T& b) { return a = a * b; }                  \
+  inline T& operator/=(T& a, const T& b) { return a = a / b; }                  \
+  ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, float)                             \
+  ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, double)                            \
+  ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, int32_t)                                \
+  ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, int64_t)                                \
+  inline float& operator+=(float& a, const T& b) { return a += float(b); }      \
+  inline float& operator-=(float& a, const T& b) { return a -= float(b); }      \
+  inline float& operator*=(float& a, const T& b) { return a *= float(b); }      \
   inline float& operator/=(float& a, const T& b) { return a /= float(b); }
 
 // T op W and W op T computed in W (float or double).
-#define ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, W)                        \
-  inline W operator+(T a, W b) { return static_cast<W>(a) + b; }            \
-  inline W operator-(T a, W b) { return static_cast<W>(a) - b; }            \
-  inline W operator*(T a, W b) { return static_cast<W>(a) * b; }            \
-  inline W operator/(T a, W b) { return static_cast<W>(a) / b; }            \
-  inline W operator+(W a, T b) { return a + static_cast<W>(b); }            \
-  inline W operator-(W a, T b) { return a - static_cast<W>(b); }            \
-  inline W operator*(W a, T b) { return a * static_cast<W>(b); }            \
+#define ET_INTERNAL_REDUCED_FLOAT_WIDENING_OPS_(T, W)            \
+  inline W operator+(T a, W b) { return static_cast<W>(a) + b; } \
+  inline W operator-(T a, W b) { return static_cast<W>(a) - b; } \
+  inline W operator*(T a, W b) { return static_cast<W>(a) * b; } \
+  inline W operator/(T a, W b) { return static_cast<W>(a) / b; } \
+  inline W operator+(W a, T b) { return a + static_cast<W>(b); } \
+  inline W operator-(W a, T b) { return a - static_cast<W>(b); } \
+  inline W operator*(W a, T b) { return a * static_cast<W>(b); } \
   inline W operator/(W a, T b) { return a / static_cast<W>(b); }
 
 // T op I and I op T computed in T (the integer converted to T first).
-#define ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, I)                             \
-  inline T operator+(T a, I b) { return a + T(static_cast<float>(b)); }     \
-  inline T operator-(T a, I b) { return a - T(static_cast<float>(b)); }     \
-  inline T operator*(T a, I b) { return a * T(static_cast<float>(b)); }     \
-  inline T operator/(T a, I b) { return a / T(static_cast<float>(b)); }     \
-  inline T operator+(I a, T b) { return T(static_cast<float>(a)) + b; }     \
-  inline T operator-(I a, T b) { return T(static_cast<float>(a)) - b; }     \
-  inline T operator*(I a, T b) { return T(static_cast<float>(a)) * b; }     \
+#define ET_INTERNAL_REDUCED_FLOAT_INT_OPS_(T, I)                        \
+  inline T operator+(T a, I b) { return a + T(static_cast<float>(b)); } \
+  inline T operator-(T a, I b) { return a - T(static_cast<float>(b)); } \
+  inline T operator*(T a, I b) { return a * T(static_cast<float>(b)); } \
+  inline T operator/(T a, I b) { return a / T(static_cast<float>(b)); } \
+  inline T operator+(I a, T b) { return T(static_cast<float>(a)) + b; } \
+  inline T operator-(I a, T b) { return T(static_cast<float>(a)) - b; } \
+  inline T operator*(I a, T b) { return T(static_cast<float>(a)) * b; } \
   inline T operator/(I a, T b) { return T(static_cast<float>(a)) / b; }

@@ -15,9 +15,9 @@ namespace etensor {
 class Scalar {
  public:
   Scalar() : Scalar(int64_t(0)) {}
-  template <typename T, typename std::enable_if<std::is_integral<T>::value &&
-                                                    !std::is_same<T, bool>::value,
-                                                bool>::type = true>
+  template <typename T,
+            typename std::enable_if<std::is_integral<T>::value && !std::is_same<T, bool>::value,
+                                    bool>::type = true>
   /* implicit */ Scalar(T val) : tag_(Tag::Int) {
     v_.as_int = static_cast<int64_t>(val);
   }
@@ -61,9 +61,18 @@ class Scalar {
   } v_;
 };
 
-template <> inline int64_t Scalar::to<int64_t>() const { return toInt(); }
-template <> inline double Scalar::to<double>() const { return toDouble(); }
-template <> inline bool Scalar::to<bool>() const { return toBool(); }
+template <>
+inline int64_t Scalar::to<int64_t>() const {
+  return toInt();
+}
+template <>
+inline double Scalar::to<double>() const {
+  return toDouble();
+}
+template <>
+inline bool Scalar::to<bool>() const {
+  return toBool();
+}
 
 } // namespace etensor
 } // namespace runtime

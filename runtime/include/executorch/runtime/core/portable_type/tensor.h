@@ -38,14 +38,20 @@ class Tensor {
   DeviceIndex device_index() const { return impl_->device_index(); }
 
   template <typename T>
-  const T* const_data_ptr() const { return impl_->data<T>(); }
+  const T* const_data_ptr() const {
+    return impl_->data<T>();
+  }
   const void* const_data_ptr() const { return impl_->data(); }
   template <typename T>
-  T* mutable_data_ptr() const { return impl_->mutable_data<T>(); }
+  T* mutable_data_ptr() const {
+    return impl_->mutable_data<T>();
+  }
   void* mutable_data_ptr() const { return impl_->mutable_data(); }
 
   template <typename T>
-  ET_DEPRECATED T* data_ptr() const { return impl_->mutable_data<T>(); }
+  ET_DEPRECATED T* data_ptr() const {
+    return impl_->mutable_data<T>();
+  }
   ET_DEPRECATED void* data_ptr() const { return impl_->mutable_data(); }
   ET_DEPRECATED void set_data(void* ptr) const { impl_->set_data(ptr); }
 

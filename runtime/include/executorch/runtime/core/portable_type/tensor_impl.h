@@ -44,12 +44,10 @@ class EXECUTORCH_API TensorImpl {
   static constexpr ssize_t kMaxDim = 16;
 
   TensorImpl() = delete;
-  TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes,
-             void* data = nullptr, DimOrderType* dim_order = nullptr,
-             StridesType* strides = nullptr,
+  TensorImpl(ScalarType type, ssize_t dim, SizesType* sizes, void* data = nullptr,
+             DimOrderType* dim_order = nullptr, StridesType* strides = nullptr,
              TensorShapeDynamism dynamism = TensorShapeDynamism::STATIC,
-             DeviceType device_type = DeviceType::CPU,
-             DeviceIndex device_index = 0);
+             DeviceType device_type = DeviceType::CPU, DeviceIndex device_index = 0);
   TensorImpl(const TensorImpl& other);
   TensorImpl& operator=(const TensorImpl& other);
 
@@ -75,10 +73,14 @@ class EXECUTORCH_API TensorImpl {
   DeviceIndex device_index() const { return device_index_; }
 
   template <typename T>
-  const T* data() const { return static_cast<const T*>(data_); }
+  const T* data() const {
+    return static_cast<const T*>(data_);
+  }
   const void* data() const { return data_; }
   template <typename T>
-  T* mutable_data() const { return static_cast<T*>(data_); }
+  T* mutable_data() const {
+    return static_cast<T*>(data_);
+  }
   void* mutable_data() const { return data_; }
   void set_data(void* ptr) { data_ = ptr; }
 

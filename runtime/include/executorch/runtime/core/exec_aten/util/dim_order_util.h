@@ -91,8 +91,7 @@ inline bool is_default_dim_order(const DimOrderType* dim_order, const size_t dim
 // already validated and sizes already known to fit. A size of 0 counts as
 // 1, so the strides of an empty tensor stay meaningful.
 template <typename SizesType, typename DimOrderType, typename StridesType>
-inline void dim_order_to_stride_nocheck(const SizesType* sizes,
-                                        const DimOrderType* dim_order,
+inline void dim_order_to_stride_nocheck(const SizesType* sizes, const DimOrderType* dim_order,
                                         const size_t dims, StridesType* strides) {
   if (dims == 0) {
     return;
@@ -113,10 +112,8 @@ inline void dim_order_to_stride_nocheck(const SizesType* sizes,
 // untouched, when dim_order is not a permutation of 0..dims-1, a size is
 // negative, or a stride does not fit in StridesType.
 template <typename SizesType, typename DimOrderType, typename StridesType>
-ET_NODISCARD inline Error dim_order_to_stride(const SizesType* sizes,
-                                              const DimOrderType* dim_order,
-                                              const size_t dims,
-                                              StridesType* strides) {
+ET_NODISCARD inline Error dim_order_to_stride(const SizesType* sizes, const DimOrderType* dim_order,
+                                              const size_t dims, StridesType* strides) {
   if (dims == 0) {
     return Error::Ok;
   }
@@ -129,8 +126,8 @@ ET_NODISCARD inline Error dim_order_to_stride(const SizesType* sizes,
   for (size_t i = dims; i-- > 1;) {
     const auto size = sizes[static_cast<size_t>(dim_order[i])];
     if (internal::is_negative(size)) {
-      ET_LOG(Error, "Negative size %lld in dim %zu",
-             static_cast<long long>(size), static_cast<size_t>(dim_order[i]));
+      ET_LOG(Error, "Negative size %lld in dim %zu", static_cast<long long>(size),
+             static_cast<size_t>(dim_order[i]));
       return Error::InvalidArgument;
     }
     if (__builtin_mul_overflow(running, size == 0 ? 1 : size, &running)) {
@@ -152,8 +149,7 @@ ET_NODISCARD inline Error dim_order_to_stride(const SizesType* sizes,
 // MemoryAllocationFailed for a null dim_order; NotSupported for more than
 // 16 dimensions.
 template <typename DimOrderType, typename StridesType>
-ET_NODISCARD inline Error stride_to_dim_order(const StridesType* strides,
-                                              const size_t dims,
+ET_NODISCARD inline Error stride_to_dim_order(const StridesType* strides, const size_t dims,
                                               DimOrderType* dim_order) {
   constexpr size_t kMaxDims = 16;
   if (dim_order == nullptr) {
@@ -167,8 +163,7 @@ ET_NODISCARD inline Error stride_to_dim_order(const StridesType* strides,
   // Stable insertion sort of the dimension indices by decreasing stride.
   for (size_t i = 0; i < dims; ++i) {
     size_t j = i;
-    while (j > 0 &&
-           strides[static_cast<size_t>(dim_order[j - 1])] < strides[i]) {
+    while (j > 0 && strides[static_cast<size_t>(dim_order[j - 1])] < strides[i]) {
       dim_order[j] = dim_order[j - 1];
       --j;
     }

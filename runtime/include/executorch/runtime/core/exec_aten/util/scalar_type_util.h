@@ -34,24 +34,21 @@ template <typename T>
 struct CppTypeToScalarType;
 #define ET_INTERNAL_CPP_TO_ST_(ctype, name) \
   template <>                               \
-  struct CppTypeToScalarType<ctype>         \
-      : std::integral_constant<ScalarType, ScalarType::name> {};
+  struct CppTypeToScalarType<ctype> : std::integral_constant<ScalarType, ScalarType::name> {};
 ET_FORALL_SCALAR_TYPES(ET_INTERNAL_CPP_TO_ST_)
 #undef ET_INTERNAL_CPP_TO_ST_
 
 // Floating point in the wide sense: the C++ floating types, Half, BFloat16.
 template <typename T>
 struct is_floating_point
-    : std::integral_constant<bool,
-                             std::is_floating_point<T>::value ||
-                                 std::is_same<T, ::executorch::aten::Half>::value ||
-                                 std::is_same<T, ::executorch::aten::BFloat16>::value> {};
+    : std::integral_constant<bool, std::is_floating_point<T>::value ||
+                                       std::is_same<T, ::executorch::aten::Half>::value ||
+                                       std::is_same<T, ::executorch::aten::BFloat16>::value> {};
 
 template <typename T>
 struct is_reduced_floating_point
-    : std::integral_constant<bool,
-                             std::is_same<T, ::executorch::aten::Half>::value ||
-                                 std::is_same<T, ::executorch::aten::BFloat16>::value> {};
+    : std::integral_constant<bool, std::is_same<T, ::executorch::aten::Half>::value ||
+                                       std::is_same<T, ::executorch::aten::BFloat16>::value> {};
 template <typename T>
 constexpr bool is_reduced_floating_point_v = is_reduced_floating_point<T>::value;
 
@@ -132,8 +129,7 @@ constexpr bool is_reduced_floating_point_v = is_reduced_floating_point<T>::value
   _(ET_INTERNAL_CPP_TYPE_OF(SCALARTYPE3), SCALARTYPE3)
 #define ET_FORALL_REALH_TYPES(_) ET_FORALL_REAL_TYPES_AND(Half, _)
 #define ET_FORALL_REALHBF16_TYPES(_) ET_FORALL_REAL_TYPES_AND2(Half, BFloat16, _)
-#define ET_FORALL_REALHBBF16_TYPES(_) \
-  ET_FORALL_REAL_TYPES_AND3(Bool, Half, BFloat16, _)
+#define ET_FORALL_REALHBBF16_TYPES(_) ET_FORALL_REAL_TYPES_AND3(Bool, Half, BFloat16, _)
 #define ET_FORALL_REAL_TYPES_WITH(A, _) \
   ET_FORALL_INT_TYPES_WITH(A, _)        \
   ET_FORALL_FLOAT_TYPES_WITH(A, _)
@@ -214,54 +210,44 @@ inline size_t elementSize(ScalarType t) {
 // ---- categories ----------------------------------------------------------------
 
 constexpr bool isIntegralType(ScalarType t, bool includeBool) {
-  return (includeBool && t == ScalarType::Bool) || t == ScalarType::Byte ||
-      t == ScalarType::Char || t == ScalarType::Short || t == ScalarType::Int ||
-      t == ScalarType::Long || t == ScalarType::UInt16 ||
-      t == ScalarType::UInt32 || t == ScalarType::UInt64;
+  return (includeBool && t == ScalarType::Bool) || t == ScalarType::Byte || t == ScalarType::Char ||
+         t == ScalarType::Short || t == ScalarType::Int || t == ScalarType::Long ||
+         t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
 }
 constexpr bool isFloatingType(ScalarType t) {
-  return t == ScalarType::Double || t == ScalarType::Float ||
-      t == ScalarType::Half || t == ScalarType::BFloat16;
+  return t == ScalarType::Double || t == ScalarType::Float || t == ScalarType::Half ||
+         t == ScalarType::BFloat16;
 }
 constexpr bool isRealType(ScalarType t) {
   return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
-      t == ScalarType::Int || t == ScalarType::Long || t == ScalarType::Float ||
-      t == ScalarType::Double;
+         t == ScalarType::Int || t == ScalarType::Long || t == ScalarType::Float ||
+         t == ScalarType::Double;
 }
-constexpr bool isRealHType(ScalarType t) {
-  return isRealType(t) || t == ScalarType::Half;
-}
-constexpr bool isRealHBType(ScalarType t) {
-  return isRealHType(t) || t == ScalarType::Bool;
-}
-constexpr bool isRealHBF16Type(ScalarType t) {
-  return isRealHType(t) || t == ScalarType::BFloat16;
-}
+constexpr bool isRealHType(ScalarType t) { return isRealType(t) || t == ScalarType::Half; }
+constexpr bool isRealHBType(ScalarType t) { return isRealHType(t) || t == ScalarType::Bool; }
+constexpr bool isRealHBF16Type(ScalarType t) { return isRealHType(t) || t == ScalarType::BFloat16; }
 constexpr bool isRealHBBF16Type(ScalarType t) {
   return isRealHBType(t) || t == ScalarType::BFloat16;
 }
 constexpr bool isComplexType(ScalarType t) {
   return t == ScalarType::ComplexHalf || t == ScalarType::ComplexFloat ||
-      t == ScalarType::ComplexDouble;
+         t == ScalarType::ComplexDouble;
 }
 constexpr bool isQIntType(ScalarType t) {
-  return t == ScalarType::QInt8 || t == ScalarType::QUInt8 ||
-      t == ScalarType::QInt32 || t == ScalarType::QUInt4x2 ||
-      t == ScalarType::QUInt2x4;
+  return t == ScalarType::QInt8 || t == ScalarType::QUInt8 || t == ScalarType::QInt32 ||
+         t == ScalarType::QUInt4x2 || t == ScalarType::QUInt2x4;
 }
 constexpr bool isBitsType(ScalarType t) {
-  return t == ScalarType::Bits1x8 || t == ScalarType::Bits2x4 ||
-      t == ScalarType::Bits4x2 || t == ScalarType::Bits8 ||
-      t == ScalarType::Bits16;
+  return t == ScalarType::Bits1x8 || t == ScalarType::Bits2x4 || t == ScalarType::Bits4x2 ||
+         t == ScalarType::Bits8 || t == ScalarType::Bits16;
 }
 constexpr bool isFloat8Type(ScalarType t) {
   return t == ScalarType::Float8_e5m2 || t == ScalarType::Float8_e4m3fn ||
-      t == ScalarType::Float8_e5m2fnuz || t == ScalarType::Float8_e4m3fnuz;
+         t == ScalarType::Float8_e5m2fnuz || t == ScalarType::Float8_e4m3fnuz;
 }
 // The unsigned types wider than a byte, which only support storage and copies.
 constexpr bool isBarebonesUnsignedType(ScalarType t) {
-  return t == ScalarType::UInt16 || t == ScalarType::UInt32 ||
-      t == ScalarType::UInt64;
+  return t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
 }
 constexpr bool isUnsignedType(ScalarType t) {
   return t == ScalarType::Byte || isBarebonesUnsignedType(t);
@@ -269,24 +255,20 @@ constexpr bool isUnsignedType(ScalarType t) {
 
 template <typename T, bool includeBool>
 struct is_integral_type
-    : std::integral_constant<bool, isIntegralType(CppTypeToScalarType<T>::value,
-                                                  includeBool)> {};
+    : std::integral_constant<bool, isIntegralType(CppTypeToScalarType<T>::value, includeBool)> {};
 template <typename T>
 struct is_complex_type
     : std::integral_constant<bool, isComplexType(CppTypeToScalarType<T>::value)> {};
 template <typename T>
-struct is_qint_type
-    : std::integral_constant<bool, isQIntType(CppTypeToScalarType<T>::value)> {};
+struct is_qint_type : std::integral_constant<bool, isQIntType(CppTypeToScalarType<T>::value)> {};
 template <typename T>
-struct is_bits_type
-    : std::integral_constant<bool, isBitsType(CppTypeToScalarType<T>::value)> {};
+struct is_bits_type : std::integral_constant<bool, isBitsType(CppTypeToScalarType<T>::value)> {};
 template <typename T>
-struct is_float8_type
-    : std::integral_constant<bool, isFloat8Type(CppTypeToScalarType<T>::value)> {};
+struct is_float8_type : std::integral_constant<bool, isFloat8Type(CppTypeToScalarType<T>::value)> {
+};
 template <typename T>
 struct is_barebones_unsigned_type
-    : std::integral_constant<bool,
-                             isBarebonesUnsignedType(CppTypeToScalarType<T>::value)> {};
+    : std::integral_constant<bool, isBarebonesUnsignedType(CppTypeToScalarType<T>::value)> {};
 
 // ---- conversions between related dtypes ---------------------------------------
 
@@ -294,10 +276,14 @@ struct is_barebones_unsigned_type
 // Int -> QInt32); other types are returned unchanged.
 inline ScalarType toQIntType(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return ScalarType::QUInt8;
-    case ScalarType::Char: return ScalarType::QInt8;
-    case ScalarType::Int: return ScalarType::QInt32;
-    default: return t;
+    case ScalarType::Byte:
+      return ScalarType::QUInt8;
+    case ScalarType::Char:
+      return ScalarType::QInt8;
+    case ScalarType::Int:
+      return ScalarType::QInt32;
+    default:
+      return t;
   }
 }
 
@@ -308,15 +294,16 @@ inline ScalarType toUnderlying(ScalarType t) {
     case ScalarType::QUInt4x2:
     case ScalarType::QUInt2x4:
       return ScalarType::Byte;
-    case ScalarType::QInt8: return ScalarType::Char;
-    case ScalarType::QInt32: return ScalarType::Int;
-    default: return t;
+    case ScalarType::QInt8:
+      return ScalarType::Char;
+    case ScalarType::QInt32:
+      return ScalarType::Int;
+    default:
+      return t;
   }
 }
 
-inline bool isUnderlying(ScalarType type, ScalarType qtype) {
-  return type == toUnderlying(qtype);
-}
+inline bool isUnderlying(ScalarType type, ScalarType qtype) { return type == toUnderlying(qtype); }
 
 // Whether the dtype holds negative values. Aborts for quantized, bits,
 // float8 and unknown dtypes, which have no such notion here.
@@ -331,7 +318,7 @@ inline bool isSignedType(ScalarType t) {
     case ScalarType::Half:
     case ScalarType::BFloat16:
       return true;
-    ET_FORALL_REAL_TYPES_AND(Bool, ET_INTERNAL_CASE_SIGNED_)
+      ET_FORALL_REAL_TYPES_AND(Bool, ET_INTERNAL_CASE_SIGNED_)
     case ScalarType::UInt16:
     case ScalarType::UInt32:
     case ScalarType::UInt64:
@@ -347,10 +334,14 @@ inline bool isSignedType(ScalarType t) {
 // The part type of a complex dtype; other types are returned unchanged.
 constexpr ScalarType toRealValueType(ScalarType t) {
   switch (t) {
-    case ScalarType::ComplexHalf: return ScalarType::Half;
-    case ScalarType::ComplexFloat: return ScalarType::Float;
-    case ScalarType::ComplexDouble: return ScalarType::Double;
-    default: return t;
+    case ScalarType::ComplexHalf:
+      return ScalarType::Half;
+    case ScalarType::ComplexFloat:
+      return ScalarType::Float;
+    case ScalarType::ComplexDouble:
+      return ScalarType::Double;
+    default:
+      return t;
   }
 }
 
@@ -379,14 +370,13 @@ constexpr ScalarType toComplexType(ScalarType t) {
 // rules: no complex -> real, no floating -> integral, no non-bool -> bool.
 constexpr bool canCast(ScalarType from, ScalarType to) {
   return !(isComplexType(from) && !isComplexType(to)) &&
-      !(isFloatingType(from) && isIntegralType(to, false)) &&
-      !(from != ScalarType::Bool && to == ScalarType::Bool);
+         !(isFloatingType(from) && isIntegralType(to, false)) &&
+         !(from != ScalarType::Bool && to == ScalarType::Bool);
 }
 
 template <typename From, typename To>
-struct can_cast
-    : std::integral_constant<bool, canCast(CppTypeToScalarType<From>::value,
-                                           CppTypeToScalarType<To>::value)> {};
+struct can_cast : std::integral_constant<bool, canCast(CppTypeToScalarType<From>::value,
+                                                       CppTypeToScalarType<To>::value)> {};
 
 // static_cast, except that floating -> integral goes through int64_t, so
 // out-of-range values wrap instead of being undefined behaviour for the
@@ -406,13 +396,20 @@ namespace internal {
 // Integer rank for promotion among Byte/Char/Short/Int/Long (and Bool, lowest).
 constexpr int integral_promotion_rank(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return 0;
-    case ScalarType::Byte: return 1;
-    case ScalarType::Char: return 1;
-    case ScalarType::Short: return 2;
-    case ScalarType::Int: return 3;
-    case ScalarType::Long: return 4;
-    default: return -1;
+    case ScalarType::Bool:
+      return 0;
+    case ScalarType::Byte:
+      return 1;
+    case ScalarType::Char:
+      return 1;
+    case ScalarType::Short:
+      return 2;
+    case ScalarType::Int:
+      return 3;
+    case ScalarType::Long:
+      return 4;
+    default:
+      return -1;
   }
 }
 // Precision rank of the floating and complex types (by their part type).
@@ -440,17 +437,17 @@ constexpr ScalarType floating_of_rank(int rank, bool complex) {
 constexpr ScalarType promote_distinct(ScalarType a, ScalarType b) {
   const bool a_fp = isFloatingType(a) || isComplexType(a);
   const bool b_fp = isFloatingType(b) || isComplexType(b);
-  if (!a_fp && !b_fp) {  // bool and integral
+  if (!a_fp && !b_fp) { // bool and integral
     if (a == ScalarType::Bool || b == ScalarType::Bool) {
       return a == ScalarType::Bool ? b : a;
     }
     if ((a == ScalarType::Byte && b == ScalarType::Char) ||
         (a == ScalarType::Char && b == ScalarType::Byte)) {
-      return ScalarType::Short;  // the narrowest type holding both ranges
+      return ScalarType::Short; // the narrowest type holding both ranges
     }
     return integral_promotion_rank(a) > integral_promotion_rank(b) ? a : b;
   }
-  if (a_fp != b_fp) {  // an integral or bool with a floating/complex type
+  if (a_fp != b_fp) { // an integral or bool with a floating/complex type
     return a_fp ? a : b;
   }
   const bool complex = isComplexType(a) || isComplexType(b);
@@ -476,11 +473,9 @@ constexpr ScalarType promote_distinct(ScalarType a, ScalarType b) {
 // bits, float8 and the wide unsigned types only promote with themselves;
 // any other pairing (or an unknown dtype) gives Undefined instead of
 // aborting, so callers can reject it.
-constexpr ScalarType promoteTypes(ScalarType a, ScalarType b,
-                                  bool half_to_float = false) {
+constexpr ScalarType promoteTypes(ScalarType a, ScalarType b, bool half_to_float = false) {
   auto promotable = [](ScalarType t) {
-    return t == ScalarType::Bool || isRealType(t) || isFloatingType(t) ||
-        isComplexType(t);
+    return t == ScalarType::Bool || isRealType(t) || isFloatingType(t) || isComplexType(t);
   };
   ScalarType r = ScalarType::Undefined;
   if (a == b && isValid(a)) {
@@ -498,8 +493,8 @@ constexpr ScalarType promoteTypes(ScalarType a, ScalarType b,
 template <typename T1, typename T2, bool half_to_float = false>
 struct promote_types {
  private:
-  static constexpr ScalarType kPromoted = promoteTypes(
-      CppTypeToScalarType<T1>::value, CppTypeToScalarType<T2>::value, half_to_float);
+  static constexpr ScalarType kPromoted =
+      promoteTypes(CppTypeToScalarType<T1>::value, CppTypeToScalarType<T2>::value, half_to_float);
   static_assert(kPromoted != ScalarType::Undefined,
                 "promote_types: these types do not promote (quantized, bits, "
                 "float8 and the wide unsigned types only promote with themselves)");

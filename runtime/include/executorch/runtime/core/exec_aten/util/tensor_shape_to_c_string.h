@@ -24,15 +24,14 @@ constexpr size_t kTensorShapeStringSizeLimit =
 
 namespace internal {
 // The largest size printed as a number; larger ones print as "ERR".
-constexpr size_t kMaximumPrintableTensorShapeElement =
-    std::numeric_limits<int32_t>::max();
+constexpr size_t kMaximumPrintableTensorShapeElement = std::numeric_limits<int32_t>::max();
 } // namespace internal
 
-EXECUTORCH_API std::array<char, kTensorShapeStringSizeLimit>
-tensor_shape_to_c_string(Span<const std::int32_t> shape);
+EXECUTORCH_API std::array<char, kTensorShapeStringSizeLimit> tensor_shape_to_c_string(
+    Span<const std::int32_t> shape);
 
-EXECUTORCH_API std::array<char, kTensorShapeStringSizeLimit>
-tensor_shape_to_c_string(Span<const std::int64_t> shape);
+EXECUTORCH_API std::array<char, kTensorShapeStringSizeLimit> tensor_shape_to_c_string(
+    Span<const std::int64_t> shape);
 
 } // namespace runtime
 } // namespace executorch

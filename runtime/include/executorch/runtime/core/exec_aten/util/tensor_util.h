@@ -36,22 +36,20 @@
 // A possibly negative index into [0, UPPER_BOUND).
 #define ET_NORMALIZE_IX(IX, UPPER_BOUND) IX < 0 ? IX + UPPER_BOUND : IX
 
-#define ET_CHECK_VALID_IX(IX, UPPER_BOUND)                                  \
-  ET_CHECK_MSG(static_cast<int64_t>(IX) >= -static_cast<int64_t>(UPPER_BOUND) && \
-                   static_cast<int64_t>(IX) < static_cast<int64_t>(UPPER_BOUND), \
-               "index %" PRId64 " must be within range [-%zd, %zd)",        \
-               static_cast<int64_t>(IX), static_cast<ssize_t>(UPPER_BOUND), \
-               static_cast<ssize_t>(UPPER_BOUND))
+#define ET_CHECK_VALID_IX(IX, UPPER_BOUND)                                                     \
+  ET_CHECK_MSG(static_cast<int64_t>(IX) >= -static_cast<int64_t>(UPPER_BOUND) &&               \
+                   static_cast<int64_t>(IX) < static_cast<int64_t>(UPPER_BOUND),               \
+               "index %" PRId64 " must be within range [-%zd, %zd)", static_cast<int64_t>(IX), \
+               static_cast<ssize_t>(UPPER_BOUND), static_cast<ssize_t>(UPPER_BOUND))
 
-#define ET_CHECK_VALID_DIM(DIM, UPPER_BOUND)                                \
-  ET_CHECK_MSG(static_cast<int64_t>(DIM) >= -static_cast<int64_t>(UPPER_BOUND) && \
-                   static_cast<int64_t>(DIM) < static_cast<int64_t>(UPPER_BOUND), \
-               "dim %" PRId64 " must be within range [-%zd, %zd)",          \
-               static_cast<int64_t>(DIM), static_cast<ssize_t>(UPPER_BOUND), \
-               static_cast<ssize_t>(UPPER_BOUND))
+#define ET_CHECK_VALID_DIM(DIM, UPPER_BOUND)                                                  \
+  ET_CHECK_MSG(static_cast<int64_t>(DIM) >= -static_cast<int64_t>(UPPER_BOUND) &&             \
+                   static_cast<int64_t>(DIM) < static_cast<int64_t>(UPPER_BOUND),             \
+               "dim %" PRId64 " must be within range [-%zd, %zd)", static_cast<int64_t>(DIM), \
+               static_cast<ssize_t>(UPPER_BOUND), static_cast<ssize_t>(UPPER_BOUND))
 
-#define ET_CHECK_NON_ZERO_DIM_SIZE(DIM, T)                                  \
-  const size_t udim = ET_NORMALIZE_IX(DIM, T.dim());                        \
+#define ET_CHECK_NON_ZERO_DIM_SIZE(DIM, T)                                   \
+  const size_t udim = ET_NORMALIZE_IX(DIM, T.dim());                         \
   ET_CHECK_MSG(T.size(udim) != 0, "Expected dim %zd to have non-zero size.", \
                static_cast<ssize_t>(udim));
 
@@ -76,8 +74,7 @@ constexpr bool fits_in(From v) {
 // Whether all `count` tensors have the same shape: equal element counts
 // and, unless every one holds exactly one element (a scalar tensor matches
 // a [1, 1] one, as in PyTorch), equal sizes. Logs the first mismatch.
-inline bool same_shape_or_log(const ::executorch::aten::Tensor* tensors,
-                              size_t count) {
+inline bool same_shape_or_log(const ::executorch::aten::Tensor* tensors, size_t count) {
   bool all_single = true;
   for (size_t i = 0; i < count; ++i) {
     all_single = all_single && tensors[i].numel() == 1;
@@ -86,8 +83,7 @@ inline bool same_shape_or_log(const ::executorch::aten::Tensor* tensors,
     return true;
   }
   for (size_t i = 1; i < count; ++i) {
-    if (tensors[i].numel() != tensors[0].numel() ||
-        !(tensors[i].sizes() == tensors[0].sizes())) {
+    if (tensors[i].numel() != tensors[0].numel() || !(tensors[i].sizes() == tensors[0].sizes())) {
       const auto a = tensors[0].sizes();
       const auto b = tensors[i].sizes();
       ET_LOG(Error, ET_TENSOR_CHECK_PREFIX__ ": tensor 0 has sizes %s, tensor %zu has %s",
@@ -100,8 +96,7 @@ inline bool same_shape_or_log(const ::executorch::aten::Tensor* tensors,
 }
 
 // Whether all `count` tensors have equal strides; logs the first mismatch.
-inline bool same_strides_or_log(const ::executorch::aten::Tensor* tensors,
-                                size_t count) {
+inline bool same_strides_or_log(const ::executorch::aten::Tensor* tensors, size_t count) {
   for (size_t i = 1; i < count; ++i) {
     if (!(tensors[i].strides() == tensors[0].strides())) {
       const auto a = tensors[0].strides();
@@ -116,8 +111,7 @@ inline bool same_strides_or_log(const ::executorch::aten::Tensor* tensors,
 }
 
 // Whether all `count` tensors have the same scalar type; logs the types.
-inline bool same_dtype_or_log(const ::executorch::aten::Tensor* tensors,
-                              size_t count) {
+inline bool same_dtype_or_log(const ::executorch::aten::Tensor* tensors, size_t count) {
   for (size_t i = 1; i < count; ++i) {
     if (tensors[i].scalar_type() != tensors[0].scalar_type()) {
       ET_LOG(Error, ET_TENSOR_CHECK_PREFIX__ ": dtype %s (tensor 0) vs %s (tensor %zu)",
@@ -136,8 +130,8 @@ inline bool has_contiguous_strides(const ::executorch::aten::Tensor& t) {
   int64_t expected = 1;
   for (size_t i = strides.size(); i-- > 0;) {
     if (strides[i] != expected) {
-      ET_LOG(Error, "Tensor is not contiguous: stride of dim %zu is %d, expected %" PRId64,
-             i, static_cast<int>(strides[i]), expected);
+      ET_LOG(Error, "Tensor is not contiguous: stride of dim %zu is %d, expected %" PRId64, i,
+             static_cast<int>(strides[i]), expected);
       return false;
     }
     expected *= sizes[i];
@@ -153,125 +147,125 @@ inline bool has_contiguous_strides(const ::executorch::aten::Tensor& t) {
 // they can be passed whole to another macro (EXPECT_DEATH, say).
 
 // Aborts unless the tensors have the same shape (see tensors_have_same_shape).
-#define ET_CHECK_SAME_SHAPE2(a__, b__)                                      \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};             \
+#define ET_CHECK_SAME_SHAPE2(a__, b__)                                          \
+  ({                                                                            \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};                 \
     ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 2), \
-                 ET_TENSOR_CHECK_PREFIX__ ": shapes differ");               \
+                 ET_TENSOR_CHECK_PREFIX__ ": shapes differ");                   \
   })
 
-#define ET_CHECK_SAME_SHAPE3(a__, b__, c__)                                 \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};      \
+#define ET_CHECK_SAME_SHAPE3(a__, b__, c__)                                     \
+  ({                                                                            \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};          \
     ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 3), \
-                 ET_TENSOR_CHECK_PREFIX__ ": shapes differ");               \
+                 ET_TENSOR_CHECK_PREFIX__ ": shapes differ");                   \
   })
 
 // Aborts unless the tensors have the same scalar type.
-#define ET_CHECK_SAME_DTYPE2(a__, b__)                                      \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};             \
+#define ET_CHECK_SAME_DTYPE2(a__, b__)                                          \
+  ({                                                                            \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};                 \
     ET_CHECK_MSG(::executorch::runtime::internal::same_dtype_or_log(list__, 2), \
-                 ET_TENSOR_CHECK_PREFIX__ ": dtypes differ");               \
+                 ET_TENSOR_CHECK_PREFIX__ ": dtypes differ");                   \
   })
 
-#define ET_CHECK_SAME_DTYPE3(a__, b__, c__)                                 \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};      \
+#define ET_CHECK_SAME_DTYPE3(a__, b__, c__)                                     \
+  ({                                                                            \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};          \
     ET_CHECK_MSG(::executorch::runtime::internal::same_dtype_or_log(list__, 3), \
-                 ET_TENSOR_CHECK_PREFIX__ ": dtypes differ");               \
+                 ET_TENSOR_CHECK_PREFIX__ ": dtypes differ");                   \
   })
 
-#define ET_CHECK_SAME_SHAPE_AND_DTYPE2(a__, b__)                            \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};             \
-    ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 2) && \
+#define ET_CHECK_SAME_SHAPE_AND_DTYPE2(a__, b__)                                    \
+  ({                                                                                \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};                     \
+    ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 2) &&   \
                      ::executorch::runtime::internal::same_dtype_or_log(list__, 2), \
-                 ET_TENSOR_CHECK_PREFIX__ ": shapes or dtypes differ");     \
+                 ET_TENSOR_CHECK_PREFIX__ ": shapes or dtypes differ");             \
   })
 
-#define ET_CHECK_SAME_SHAPE_AND_DTYPE3(a__, b__, c__)                       \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};      \
-    ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 3) && \
+#define ET_CHECK_SAME_SHAPE_AND_DTYPE3(a__, b__, c__)                               \
+  ({                                                                                \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};              \
+    ET_CHECK_MSG(::executorch::runtime::internal::same_shape_or_log(list__, 3) &&   \
                      ::executorch::runtime::internal::same_dtype_or_log(list__, 3), \
-                 ET_TENSOR_CHECK_PREFIX__ ": shapes or dtypes differ");     \
+                 ET_TENSOR_CHECK_PREFIX__ ": shapes or dtypes differ");             \
   })
 
 // Aborts unless the tensor's strides are the dense row-major strides of its
 // sizes (a 0-dim tensor always is).
-#define ET_CHECK_CONTIGUOUS(a__)                                            \
+#define ET_CHECK_CONTIGUOUS(a__)                                             \
   ET_CHECK_MSG(::executorch::runtime::internal::has_contiguous_strides(a__), \
                "Tensor is not contiguous")
 
 // Aborts unless the tensors have the same rank and strides; says nothing
 // about contiguity.
-#define ET_CHECK_SAME_STRIDES2(a__, b__)                                    \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};             \
+#define ET_CHECK_SAME_STRIDES2(a__, b__)                                          \
+  ({                                                                              \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__)};                   \
     ET_CHECK_MSG(::executorch::runtime::internal::same_strides_or_log(list__, 2), \
-                 ET_TENSOR_CHECK_PREFIX__ ": strides differ");              \
+                 ET_TENSOR_CHECK_PREFIX__ ": strides differ");                    \
   })
 
-#define ET_CHECK_SAME_STRIDES3(a__, b__, c__)                               \
-  ({                                                                         \
-    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};      \
+#define ET_CHECK_SAME_STRIDES3(a__, b__, c__)                                     \
+  ({                                                                              \
+    const ::executorch::aten::Tensor list__[] = {(a__), (b__), (c__)};            \
     ET_CHECK_MSG(::executorch::runtime::internal::same_strides_or_log(list__, 3), \
-                 ET_TENSOR_CHECK_PREFIX__ ": strides differ");              \
+                 ET_TENSOR_CHECK_PREFIX__ ": strides differ");                    \
   })
 
 // Aborts unless the tensor's dim order is contiguous or channels-last.
-#define ET_CHECK_DEFAULT_OR_CHANNELSLAST_DIMORDER(t__)                      \
-  ET_CHECK_MSG(::executorch::runtime::is_contiguous_dim_order(              \
-                   (t__).dim_order().data(), (t__).dim_order().size()) ||   \
-                   ::executorch::runtime::is_channels_last_dim_order(       \
-                       (t__).dim_order().data(), (t__).dim_order().size()), \
+#define ET_CHECK_DEFAULT_OR_CHANNELSLAST_DIMORDER(t__)                                          \
+  ET_CHECK_MSG(::executorch::runtime::is_contiguous_dim_order((t__).dim_order().data(),         \
+                                                              (t__).dim_order().size()) ||      \
+                   ::executorch::runtime::is_channels_last_dim_order((t__).dim_order().data(),  \
+                                                                     (t__).dim_order().size()), \
                "Tensor must have default or channels last dim order")
 
 // For bool-returning checks: logs the failed condition and returns false.
-#define ET_LOG_AND_RETURN_IF_FALSE(cond)                                    \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      ET_LOG(Error, "Check failed (%s): ", #cond);                          \
-      return false;                                                         \
-    }                                                                       \
+#define ET_LOG_AND_RETURN_IF_FALSE(cond)           \
+  do {                                             \
+    if (!(cond)) {                                 \
+      ET_LOG(Error, "Check failed (%s): ", #cond); \
+      return false;                                \
+    }                                              \
   } while (false)
 
 // As ET_LOG_AND_RETURN_IF_FALSE, with a printf-style message after it.
-#define ET_LOG_MSG_AND_RETURN_IF_FALSE(cond, message, ...)                  \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__);   \
-      return false;                                                         \
-    }                                                                       \
+#define ET_LOG_MSG_AND_RETURN_IF_FALSE(cond, message, ...)                \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__); \
+      return false;                                                       \
+    }                                                                     \
   } while (false)
 
 #ifndef ET_KERNEL_CHECK
 // In a kernel: unless cond holds, log it, mark the context failed with
 // Error::error and return retval.
-#define ET_KERNEL_CHECK(context, cond, error, retval)                       \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      ET_LOG(Error, "Check failed (%s): ", #cond);                          \
-      (context).fail(::executorch::runtime::Error::error);                  \
-      return retval;                                                        \
-    }                                                                       \
+#define ET_KERNEL_CHECK(context, cond, error, retval)      \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      ET_LOG(Error, "Check failed (%s): ", #cond);         \
+      (context).fail(::executorch::runtime::Error::error); \
+      return retval;                                       \
+    }                                                      \
   } while (false)
 #endif
 
 #ifndef ET_KERNEL_CHECK_MSG
-#define ET_KERNEL_CHECK_MSG(context, cond, error, retval, message, ...)     \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__);   \
-      (context).fail(::executorch::runtime::Error::error);                  \
-      return retval;                                                        \
-    }                                                                       \
+#define ET_KERNEL_CHECK_MSG(context, cond, error, retval, message, ...)   \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__); \
+      (context).fail(::executorch::runtime::Error::error);                \
+      return retval;                                                      \
+    }                                                                     \
   } while (false)
 #endif
 
 // Aborts unless the one-element tensor's value fits out_val's type.
-#define ET_EXTRACT_SCALAR_TENSOR(scalar_tensor, out_val)                    \
+#define ET_EXTRACT_SCALAR_TENSOR(scalar_tensor, out_val)                              \
   ET_CHECK_MSG(::executorch::runtime::extract_scalar_tensor(scalar_tensor, &out_val), \
                #scalar_tensor " could not be extracted: wrong type or out of range");
 namespace executorch {
@@ -279,11 +273,11 @@ namespace runtime {
 
 // Whether dim lies in [-upper_bound, upper_bound).
 inline bool dim_is_valid(int64_t dim, int64_t upper_bound) {
-  ET_LOG_MSG_AND_RETURN_IF_FALSE(
-      dim >= -upper_bound && dim < upper_bound,
-      "Dimension %" PRId64 " is out of range. Dimension should be between %" PRId64
-      " and %" PRId64 ", inclusive.",
-      dim, -upper_bound, upper_bound - 1);
+  ET_LOG_MSG_AND_RETURN_IF_FALSE(dim >= -upper_bound && dim < upper_bound,
+                                 "Dimension %" PRId64
+                                 " is out of range. Dimension should be between %" PRId64
+                                 " and %" PRId64 ", inclusive.",
+                                 dim, -upper_bound, upper_bound - 1);
   return true;
 }
 
@@ -298,8 +292,7 @@ inline ssize_t nonempty_size(const ::executorch::aten::Tensor& tensor, ssize_t d
   return tensor.dim() == 0 ? 1 : tensor.size(dim);
 }
 
-inline bool tensor_can_cast_to(::executorch::aten::Tensor a,
-                               ::executorch::aten::ScalarType dtype) {
+inline bool tensor_can_cast_to(::executorch::aten::Tensor a, ::executorch::aten::ScalarType dtype) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(canCast(a.scalar_type(), dtype),
                                  "Tensor of dtype %s cannot cast to dtype %s",
                                  toString(a.scalar_type()), toString(dtype));
@@ -307,22 +300,20 @@ inline bool tensor_can_cast_to(::executorch::aten::Tensor a,
 }
 
 inline bool tensor_is_bool_type(::executorch::aten::Tensor t) {
-  ET_LOG_MSG_AND_RETURN_IF_FALSE(
-      t.scalar_type() == ::executorch::aten::ScalarType::Bool,
-      "Expected to find bool type, but tensor has type %s", toString(t.scalar_type()));
+  ET_LOG_MSG_AND_RETURN_IF_FALSE(t.scalar_type() == ::executorch::aten::ScalarType::Bool,
+                                 "Expected to find bool type, but tensor has type %s",
+                                 toString(t.scalar_type()));
   return true;
 }
 
-inline bool tensor_is_type(::executorch::aten::Tensor t,
-                           ::executorch::aten::ScalarType dtype) {
+inline bool tensor_is_type(::executorch::aten::Tensor t, ::executorch::aten::ScalarType dtype) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(t.scalar_type() == dtype,
                                  "Expected to find %s type, but tensor has type %s",
                                  toString(dtype), toString(t.scalar_type()));
   return true;
 }
 
-inline bool tensor_is_type(::executorch::aten::Tensor t,
-                           ::executorch::aten::ScalarType dtype,
+inline bool tensor_is_type(::executorch::aten::Tensor t, ::executorch::aten::ScalarType dtype,
                            ::executorch::aten::ScalarType dtype2) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(t.scalar_type() == dtype || t.scalar_type() == dtype2,
                                  "Expected to find %s or %s type, but tensor has type %s",
@@ -330,8 +321,7 @@ inline bool tensor_is_type(::executorch::aten::Tensor t,
   return true;
 }
 
-inline bool tensor_is_type(::executorch::aten::Tensor t,
-                           ::executorch::aten::ScalarType dtype,
+inline bool tensor_is_type(::executorch::aten::Tensor t, ::executorch::aten::ScalarType dtype,
                            ::executorch::aten::ScalarType dtype2,
                            ::executorch::aten::ScalarType dtype3) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
@@ -352,20 +342,19 @@ inline bool tensor_is_type(::executorch::aten::Tensor t,
     names += names.empty() ? "" : ", ";
     names += toString(dtype);
   }
-  ET_LOG(Error, "Expected to find one of %s types, but tensor has type %s",
-         names.c_str(), toString(t.scalar_type()));
+  ET_LOG(Error, "Expected to find one of %s types, but tensor has type %s", names.c_str(),
+         toString(t.scalar_type()));
   return false;
 }
 
 // The type-class predicates: each logs the tensor's type when it is not of
 // the class.
-#define ET_INTERNAL_TENSOR_IS_CLASS(name, predicate, what)                  \
-  inline bool name(::executorch::aten::Tensor t) {                          \
-    ET_LOG_MSG_AND_RETURN_IF_FALSE(predicate(t.scalar_type()),              \
-                                   "Expected to find " what                 \
-                                   ", but tensor has type %s",              \
-                                   toString(t.scalar_type()));              \
-    return true;                                                            \
+#define ET_INTERNAL_TENSOR_IS_CLASS(name, predicate, what)                              \
+  inline bool name(::executorch::aten::Tensor t) {                                      \
+    ET_LOG_MSG_AND_RETURN_IF_FALSE(predicate(t.scalar_type()),                          \
+                                   "Expected to find " what ", but tensor has type %s", \
+                                   toString(t.scalar_type()));                          \
+    return true;                                                                        \
   }
 ET_INTERNAL_TENSOR_IS_CLASS(tensor_is_floating_type, isFloatingType, "a floating type")
 ET_INTERNAL_TENSOR_IS_CLASS(tensor_is_real_type, isRealType, "a real type")
@@ -384,14 +373,12 @@ inline bool tensor_is_integral_type(::executorch::aten::Tensor t, bool includeBo
   return true;
 }
 
-inline bool tensors_have_same_dtype(::executorch::aten::Tensor a,
-                                    ::executorch::aten::Tensor b) {
+inline bool tensors_have_same_dtype(::executorch::aten::Tensor a, ::executorch::aten::Tensor b) {
   const ::executorch::aten::Tensor list[] = {a, b};
   return internal::same_dtype_or_log(list, 2);
 }
 
-inline bool tensors_have_same_dtype(::executorch::aten::Tensor a,
-                                    ::executorch::aten::Tensor b,
+inline bool tensors_have_same_dtype(::executorch::aten::Tensor a, ::executorch::aten::Tensor b,
                                     ::executorch::aten::Tensor c) {
   const ::executorch::aten::Tensor list[] = {a, b, c};
   return internal::same_dtype_or_log(list, 3);
@@ -428,8 +415,8 @@ inline bool tensor_has_dim(::executorch::aten::Tensor t, int64_t d) {
     return true;
   }
   ET_LOG_MSG_AND_RETURN_IF_FALSE(d >= -rank && d < rank,
-                                 "%" PRId64 "-dim tensor does not have dim at index %" PRId64,
-                                 rank, d);
+                                 "%" PRId64 "-dim tensor does not have dim at index %" PRId64, rank,
+                                 d);
   return true;
 }
 
@@ -469,22 +456,20 @@ inline bool tensors_have_same_size_at_dims(::executorch::aten::Tensor a, size_t 
   ET_LOG_MSG_AND_RETURN_IF_FALSE(dim_b < static_cast<size_t>(b.dim()),
                                  "Cannot retrieve dim %zu from tensor with dim %zu", dim_b,
                                  static_cast<size_t>(b.dim()));
-  ET_LOG_MSG_AND_RETURN_IF_FALSE(
-      a.size(dim_a) == b.size(dim_b),
-      ET_TENSOR_CHECK_PREFIX__ ": a.size(%zu) = %zd does not match b.size(%zu) = %zd",
-      dim_a, a.size(dim_a), dim_b, b.size(dim_b));
+  ET_LOG_MSG_AND_RETURN_IF_FALSE(a.size(dim_a) == b.size(dim_b),
+                                 ET_TENSOR_CHECK_PREFIX__
+                                 ": a.size(%zu) = %zd does not match b.size(%zu) = %zd",
+                                 dim_a, a.size(dim_a), dim_b, b.size(dim_b));
   return true;
 }
 
 // Same element count and sizes; tensors of one element each always match.
-inline bool tensors_have_same_shape(::executorch::aten::Tensor a,
-                                    ::executorch::aten::Tensor b) {
+inline bool tensors_have_same_shape(::executorch::aten::Tensor a, ::executorch::aten::Tensor b) {
   const ::executorch::aten::Tensor list[] = {a, b};
   return internal::same_shape_or_log(list, 2);
 }
 
-inline bool tensors_have_same_shape(::executorch::aten::Tensor a,
-                                    ::executorch::aten::Tensor b,
+inline bool tensors_have_same_shape(::executorch::aten::Tensor a, ::executorch::aten::Tensor b,
                                     ::executorch::aten::Tensor c) {
   const ::executorch::aten::Tensor list[] = {a, b, c};
   return internal::same_shape_or_log(list, 3);
@@ -514,14 +499,12 @@ inline bool tensor_has_expected_size(
   return true;
 }
 
-inline bool tensors_have_same_strides(::executorch::aten::Tensor a,
-                                      ::executorch::aten::Tensor b) {
+inline bool tensors_have_same_strides(::executorch::aten::Tensor a, ::executorch::aten::Tensor b) {
   const ::executorch::aten::Tensor list[] = {a, b};
   return internal::same_strides_or_log(list, 2);
 }
 
-inline bool tensors_have_same_strides(::executorch::aten::Tensor a,
-                                      ::executorch::aten::Tensor b,
+inline bool tensors_have_same_strides(::executorch::aten::Tensor a, ::executorch::aten::Tensor b,
                                       ::executorch::aten::Tensor c) {
   const ::executorch::aten::Tensor list[] = {a, b, c};
   return internal::same_strides_or_log(list, 3);
@@ -532,8 +515,7 @@ inline bool tensor_is_contiguous(::executorch::aten::Tensor t) {
   return internal::has_contiguous_strides(t);
 }
 
-inline bool tensors_have_same_rank(::executorch::aten::Tensor a,
-                                   ::executorch::aten::Tensor b) {
+inline bool tensors_have_same_rank(::executorch::aten::Tensor a, ::executorch::aten::Tensor b) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(a.dim() == b.dim(), ET_TENSOR_CHECK_PREFIX__ ": rank={%zd, %zd}",
                                  a.dim(), b.dim());
   return true;
@@ -547,8 +529,8 @@ inline bool tensor_is_scalar(::executorch::aten::Tensor t) {
 // when the product overflows size_t.
 inline size_t getLeadingDims(const ::executorch::aten::Tensor& tensor, int64_t dim) {
   ET_CHECK_MSG(dim >= 0 && dim <= tensor.dim(),
-               "Ending dimension %" PRId64 " should be in the range [0, tensor.dim() %zd].",
-               dim, tensor.dim());
+               "Ending dimension %" PRId64 " should be in the range [0, tensor.dim() %zd].", dim,
+               tensor.dim());
   size_t product = 1;
   for (int64_t i = 0; i < dim; ++i) {
     ET_CHECK_MSG(!__builtin_mul_overflow(product, static_cast<size_t>(tensor.size(i)), &product),
@@ -621,23 +603,22 @@ inline void indexToCoordinate(const ::executorch::aten::Tensor& tensor, size_t i
 // Reads a one-element integer tensor into *out_val: false (and *out_val
 // untouched) for another element count, a non-integer type or a value
 // INT_T cannot hold.
-template <typename INT_T,
-          typename std::enable_if<std::is_integral<INT_T>::value &&
-                                      !std::is_same<INT_T, bool>::value,
-                                  bool>::type = true>
+template <typename INT_T, typename std::enable_if<std::is_integral<INT_T>::value &&
+                                                      !std::is_same<INT_T, bool>::value,
+                                                  bool>::type = true>
 bool extract_scalar_tensor(::executorch::aten::Tensor tensor, INT_T* out_val) {
   if (tensor.numel() != 1) {
     return false;
   }
   bool fits = false;
-#define ET_INTERNAL_EXTRACT_INT(ctype, dtype)                               \
-  case ::executorch::aten::ScalarType::dtype: {                             \
-    const ctype value = tensor.const_data_ptr<ctype>()[0];                  \
-    fits = ::executorch::runtime::internal::fits_in<INT_T>(value);          \
-    if (fits) {                                                             \
-      *out_val = static_cast<INT_T>(value);                                 \
-    }                                                                       \
-    break;                                                                  \
+#define ET_INTERNAL_EXTRACT_INT(ctype, dtype)                      \
+  case ::executorch::aten::ScalarType::dtype: {                    \
+    const ctype value = tensor.const_data_ptr<ctype>()[0];         \
+    fits = ::executorch::runtime::internal::fits_in<INT_T>(value); \
+    if (fits) {                                                    \
+      *out_val = static_cast<INT_T>(value);                        \
+    }                                                              \
+    break;                                                         \
   }
   switch (tensor.scalar_type()) {
     ET_FORALL_INT_TYPES(ET_INTERNAL_EXTRACT_INT)
@@ -662,16 +643,16 @@ bool extract_scalar_tensor(::executorch::aten::Tensor tensor, FLOAT_T* out_val) 
     return false;
   }
   bool fits = false;
-#define ET_INTERNAL_EXTRACT_REAL(ctype, dtype)                              \
-  case ::executorch::aten::ScalarType::dtype: {                             \
-    const double value = static_cast<double>(tensor.const_data_ptr<ctype>()[0]); \
-    fits = !std::isfinite(value) ||                                         \
+#define ET_INTERNAL_EXTRACT_REAL(ctype, dtype)                                      \
+  case ::executorch::aten::ScalarType::dtype: {                                     \
+    const double value = static_cast<double>(tensor.const_data_ptr<ctype>()[0]);    \
+    fits = !std::isfinite(value) ||                                                 \
            (value >= static_cast<double>(std::numeric_limits<FLOAT_T>::lowest()) && \
-            value <= static_cast<double>(std::numeric_limits<FLOAT_T>::max())); \
-    if (fits) {                                                             \
-      *out_val = static_cast<FLOAT_T>(value);                               \
-    }                                                                       \
-    break;                                                                  \
+            value <= static_cast<double>(std::numeric_limits<FLOAT_T>::max()));     \
+    if (fits) {                                                                     \
+      *out_val = static_cast<FLOAT_T>(value);                                       \
+    }                                                                               \
+    break;                                                                          \
   }
   switch (tensor.scalar_type()) {
     ET_FORALL_REALHBF16_TYPES(ET_INTERNAL_EXTRACT_REAL)
@@ -706,16 +687,16 @@ ET_NODISCARD EXECUTORCH_API Error share_tensor_data(const ::executorch::aten::Te
 ET_NODISCARD EXECUTORCH_API Error copy_tensor_data(const ::executorch::aten::Tensor& t_dst,
                                                    const ::executorch::aten::Tensor& t_src);
 // Points t at buffer: InvalidArgument when buffer_size < t.nbytes().
-ET_NODISCARD EXECUTORCH_API Error set_tensor_data(const ::executorch::aten::Tensor& t,
-                                                  void* buffer, size_t buffer_size);
+ET_NODISCARD EXECUTORCH_API Error set_tensor_data(const ::executorch::aten::Tensor& t, void* buffer,
+                                                  size_t buffer_size);
 // Sets t's data pointer to null.
 EXECUTORCH_API void reset_data_ptr(const ::executorch::aten::Tensor& tensor);
 // TensorImpl::internal_resize_contiguous: NotSupported for another rank, a
 // STATIC tensor whose sizes change or more elements than a bounded tensor's
 // capacity; InvalidArgument for negative or overflowing sizes.
-ET_NODISCARD EXECUTORCH_API Error resize_tensor_impl(
-    ::executorch::aten::TensorImpl* impl,
-    ::executorch::aten::ArrayRef<::executorch::aten::SizesType> new_sizes);
+ET_NODISCARD EXECUTORCH_API Error
+resize_tensor_impl(::executorch::aten::TensorImpl* impl,
+                   ::executorch::aten::ArrayRef<::executorch::aten::SizesType> new_sizes);
 } // namespace internal
 
 // Resizes t in place to new_sizes (same rank), recomputing contiguous
@@ -729,9 +710,8 @@ ET_NODISCARD inline Error resize_tensor(
 // resize_tensor from sizes of another integer type (int64_t, say):
 // InvalidArgument for more than kTensorDimensionLimit sizes or one that
 // SizesType cannot hold.
-template <typename T,
-          typename std::enable_if<!std::is_same<::executorch::aten::SizesType, T>::value,
-                                  int>::type = 0>
+template <typename T, typename std::enable_if<
+                          !std::is_same<::executorch::aten::SizesType, T>::value, int>::type = 0>
 ET_NODISCARD inline Error resize_tensor(::executorch::aten::Tensor t,
                                         ::executorch::aten::ArrayRef<T> new_sizes) {
   ET_CHECK_OR_RETURN_ERROR(new_sizes.size() <= kTensorDimensionLimit, InvalidArgument,

@@ -18,29 +18,49 @@ c10::complex<T> from_std(const std::complex<T>& z) {
 }
 
 template <typename T>
-T abs(const c10::complex<T>& z) { return std::abs(to_std(z)); }
+T abs(const c10::complex<T>& z) {
+  return std::abs(to_std(z));
+}
 template <typename T>
-T arg(const c10::complex<T>& z) { return std::arg(to_std(z)); }
+T arg(const c10::complex<T>& z) {
+  return std::arg(to_std(z));
+}
 template <typename T>
-T norm(const c10::complex<T>& z) { return std::norm(to_std(z)); }
+T norm(const c10::complex<T>& z) {
+  return std::norm(to_std(z));
+}
 template <typename T>
-c10::complex<T> conj(const c10::complex<T>& z) { return c10::complex<T>(z.real(), -z.imag()); }
+c10::complex<T> conj(const c10::complex<T>& z) {
+  return c10::complex<T>(z.real(), -z.imag());
+}
 template <typename T>
-c10::complex<T> exp(const c10::complex<T>& z) { return from_std(std::exp(to_std(z))); }
+c10::complex<T> exp(const c10::complex<T>& z) {
+  return from_std(std::exp(to_std(z)));
+}
 template <typename T>
-c10::complex<T> log(const c10::complex<T>& z) { return from_std(std::log(to_std(z))); }
+c10::complex<T> log(const c10::complex<T>& z) {
+  return from_std(std::log(to_std(z)));
+}
 template <typename T>
-c10::complex<T> sqrt(const c10::complex<T>& z) { return from_std(std::sqrt(to_std(z))); }
+c10::complex<T> sqrt(const c10::complex<T>& z) {
+  return from_std(std::sqrt(to_std(z)));
+}
 template <typename T>
 c10::complex<T> pow(const c10::complex<T>& a, const c10::complex<T>& b) {
   return from_std(std::pow(to_std(a), to_std(b)));
 }
 template <typename T>
-c10::complex<T> sin(const c10::complex<T>& z) { return from_std(std::sin(to_std(z))); }
+c10::complex<T> sin(const c10::complex<T>& z) {
+  return from_std(std::sin(to_std(z)));
+}
 template <typename T>
-c10::complex<T> cos(const c10::complex<T>& z) { return from_std(std::cos(to_std(z))); }
+c10::complex<T> cos(const c10::complex<T>& z) {
+  return from_std(std::cos(to_std(z)));
+}
 template <typename T>
-c10::complex<T> tanh(const c10::complex<T>& z) { return from_std(std::tanh(to_std(z))); }
+c10::complex<T> tanh(const c10::complex<T>& z) {
+  return from_std(std::tanh(to_std(z)));
+}
 
 } // namespace c10_complex_math
 

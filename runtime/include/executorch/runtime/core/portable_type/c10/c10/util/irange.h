@@ -32,12 +32,8 @@ struct integer_iterator {
     ++*this;
     return copy;
   }
-  constexpr bool operator==(const integer_iterator& other) const {
-    return value == other.value;
-  }
-  constexpr bool operator!=(const integer_iterator& other) const {
-    return value != other.value;
-  }
+  constexpr bool operator==(const integer_iterator& other) const { return value == other.value; }
+  constexpr bool operator!=(const integer_iterator& other) const { return value != other.value; }
 
  protected:
   I value;
@@ -64,8 +60,7 @@ template <typename Integer1, typename Integer2,
           typename std::enable_if<std::is_integral<Integer1>::value, bool>::type = true,
           typename std::enable_if<std::is_integral<Integer2>::value, bool>::type = true>
 constexpr integer_range<Integer2> irange(Integer1 begin, Integer2 end) {
-  return {static_cast<Integer2>(begin),
-          std::max(static_cast<Integer2>(begin), end)};
+  return {static_cast<Integer2>(begin), std::max(static_cast<Integer2>(begin), end)};
 }
 
 // 0..end-1.

@@ -18,13 +18,14 @@ std::enable_if_t<std::is_same<From, bool>::value, bool> overflows(From, bool = f
 }
 
 template <typename To, typename From>
-std::enable_if_t<std::is_integral<From>::value && !std::is_same<From, bool>::value, bool>
-overflows(From f, bool strict_unsigned = false) {
+std::enable_if_t<std::is_integral<From>::value && !std::is_same<From, bool>::value, bool> overflows(
+    From f, bool strict_unsigned = false) {
   using limit = std::numeric_limits<To>;
   if (!strict_unsigned && std::is_unsigned<To>::value && std::is_signed<From>::value) {
     // Wrapping a negative into an unsigned type is allowed (as for uint8 x = -1).
     return greater_than_max<To>(f) ||
-        (is_negative(f) && -static_cast<long double>(f) > static_cast<long double>(limit::max()));
+           (is_negative(f) &&
+            -static_cast<long double>(f) > static_cast<long double>(limit::max()));
   }
   return !limit::is_integer ? false : (less_than_lowest<To>(f) || greater_than_max<To>(f));
 }

@@ -59,16 +59,15 @@
 #define C10_CLANG_HAS_WARNING(flag) 0
 #endif
 #if defined(__clang__)
-#define C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED(warning) \
-  _Pragma("clang diagnostic push")                          \
-  C10_PRAGMA_(clang diagnostic ignored "-Wunknown-warning-option") \
-  C10_PRAGMA_(clang diagnostic ignored warning)
+#define C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED(warning)            \
+  _Pragma("clang diagnostic push")                                     \
+      C10_PRAGMA_(clang diagnostic ignored "-Wunknown-warning-option") \
+          C10_PRAGMA_(clang diagnostic ignored warning)
 #define C10_DIAGNOSTIC_POP() _Pragma("clang diagnostic pop")
 #elif defined(__GNUC__)
-#define C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED(warning) \
-  _Pragma("GCC diagnostic push")                            \
-  C10_PRAGMA_(GCC diagnostic ignored "-Wpragmas")           \
-  C10_PRAGMA_(GCC diagnostic ignored warning)
+#define C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED(warning)                      \
+  _Pragma("GCC diagnostic push") C10_PRAGMA_(GCC diagnostic ignored "-Wpragmas") \
+      C10_PRAGMA_(GCC diagnostic ignored warning)
 #define C10_DIAGNOSTIC_POP() _Pragma("GCC diagnostic pop")
 #else
 #define C10_DIAGNOSTIC_PUSH_AND_IGNORED_IF_DEFINED(warning)

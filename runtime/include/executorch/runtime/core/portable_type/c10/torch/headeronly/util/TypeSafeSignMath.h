@@ -36,8 +36,7 @@ constexpr bool signs_differ(const T& a, const U& b) {
 // Whether x is above the largest value of Limit (x of another type).
 template <typename Limit, typename T>
 constexpr bool greater_than_max(const T& x) {
-  constexpr bool can_overflow =
-      std::numeric_limits<T>::digits > std::numeric_limits<Limit>::digits;
+  constexpr bool can_overflow = std::numeric_limits<T>::digits > std::numeric_limits<Limit>::digits;
   if constexpr (can_overflow) {
     return x > static_cast<T>(std::numeric_limits<Limit>::max());
   } else {
