@@ -2,7 +2,7 @@
 # The api_compat suite: user programs written the way upstream's docs and
 # examples write them (an executor runner, a Module + TensorPtr app, a
 # custom backend using BackendOptions, a custom kernel using tensor_util.h
-# and ET_SWITCH) are built against an INSTALLED tree
+# and ET_SWITCH, a platform (PAL) override) are built against an INSTALLED tree
 # through pkg-config and through CMake, then run.
 # Usage: run_api_compat.sh BUILD_ROOT PREFIX LIBDIR ADD_PTE
 set -eu
@@ -36,6 +36,8 @@ run_all() {
   "$dir/custom_backend"
   echo "-- $dir/custom_kernel"
   "$dir/custom_kernel"
+  echo "-- $dir/custom_pal"
+  "$dir/custom_pal"
 }
 
 echo "== pkg-config ($(pkg-config --modversion executorch))"
