@@ -2,7 +2,8 @@
 # Copies what tests/cuda-backend/gpu/run_on_gpu_host.sh (and, when built with
 # -Dbenchmarks=true, bench/run_gpu.sh) needs out of a full build into a small
 # git-ignored directory that the device tool can carry to the GPU host:
-# the three libraries, executorch-run, the GPU suite binaries, gpu_bench.
+# the three libraries, executorch-run, the GPU suite binaries, gpu_bench,
+# the CUDA corpus runner.
 #   tests/cuda-backend/gpu/pack_carry.sh BUILD DEST     (e.g. build-dev build-carry)
 set -euo pipefail
 src=${1:?build dir} dest=${2:?destination dir}
@@ -16,6 +17,11 @@ for t in cuda_gpu_test cuda_module_test shim_blas_test shim_conv_test shim_sdpa_
   cp -L "$src"/tests/cuda-backend/gpu/$t "$dest"/tests/cuda-backend/gpu/
 done
 [ -x "$src"/bench/gpu_bench ] && cp -L "$src"/bench/gpu_bench "$dest"/bench/
+# The CUDA model corpus runner (tests/models/corpus/cuda/<name> CudaBackend).
+if [ -x "$src"/tests/models/corpus_runner_cuda ]; then
+  mkdir -p "$dest"/tests/models
+  cp -L "$src"/tests/models/corpus_runner_cuda "$dest"/tests/models/
+fi
 # Keep symbols out of the carried copy (64 MiB limit), not function names
 # compute-sanitizer prints.
 find "$dest" -type f -exec strip --strip-debug {} +
