@@ -12,6 +12,9 @@
 //   overhead: latency - gpu (host-side time per execute).
 //   call:     how long the execute call itself took to return (the host
 //             time of an execute whose outputs need no synchronize).
+// The first row, "floor", times the same sequence with nothing between the
+// two events (record, record, synchronize): the overhead this method of
+// measuring reports when no runtime runs at all.
 // Once per process: CUDA context creation and the dlopen of
 // libexecutorch_cuda_backend.so.1 (the backend is not linked, so the first
 // dlopen is a cold load).
@@ -42,6 +45,7 @@
 #include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/extension/module/module.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/platform/build_info.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include "fixture_loader.h"
@@ -104,6 +108,34 @@ void summarize(Row& row, const std::vector<double>& wall, const std::vector<doub
   row.overhead_med_us = pct(over, 0.5);
   row.call_med_us = pct(call, 0.5);
   row.ok = true;
+}
+
+Row bench_floor(int warmup, int runs, cudaStream_t stream) {
+  Row row;
+  row.name = "floor";
+  cudaEvent_t ev0, ev1;
+  CU(cudaEventCreate(&ev0));
+  CU(cudaEventCreate(&ev1));
+  std::vector<double> wall, gpu, over, call;
+  for (int it = 0; it < warmup + runs; ++it) {
+    const auto w0 = Clock::now();
+    CU(cudaEventRecord(ev0, stream));
+    CU(cudaEventRecord(ev1, stream));
+    CU(cudaStreamSynchronize(stream));
+    const double w_us = ms_since(w0) * 1e3;
+    float g_ms = 0;
+    CU(cudaEventElapsedTime(&g_ms, ev0, ev1));
+    if (it >= warmup) {
+      wall.push_back(w_us);
+      gpu.push_back(double(g_ms) * 1e3);
+      over.push_back(w_us - double(g_ms) * 1e3);
+      call.push_back(0);
+    }
+  }
+  cudaEventDestroy(ev0);
+  cudaEventDestroy(ev1);
+  summarize(row, wall, gpu, over, call);
+  return row;
 }
 
 Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream,
@@ -390,11 +422,14 @@ int main(int argc, char** argv) {
     std::printf("FAIL: cudaStreamCreate\n");
     return 1;
   }
-  std::printf("gpu_bench: %s (sm_%d%d), driver %d, runtime %d; %d warm-up + %d runs\n", prop.name,
-              prop.major, prop.minor, drv, rtv, warmup, runs);
+  std::printf(
+      "gpu_bench: libexecutorch %s; %s (sm_%d%d), driver %d, runtime %d; %d warm-up + %d runs\n",
+      executorch::runtime::build_version(), prop.name, prop.major, prop.minor, drv, rtv, warmup,
+      runs);
   std::printf("cold: CUDA context %.1f ms, dlopen(%s) %.2f ms\n", ctx_ms, backend.c_str(),
               dlopen_ms);
   std::vector<Row> rows;
+  rows.push_back(bench_floor(warmup, runs, stream));
   for (auto& d : dirs) {
     rows.push_back(bench_fixture(d, warmup, runs, stream, false));
     if (with_graph) rows.push_back(bench_fixture(d, warmup, runs, stream, true));

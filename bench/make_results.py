@@ -145,7 +145,8 @@ def rounds_tables(rows, header, name):
              f"{len(set(r['round'] for r in rows))} processes; each cell: median of the per-process "
              "medians [min-max]. `latency - GPU` is gpu_bench's host overhead (wall clock of "
              "set_input + execute + synchronize minus the CUDA-event time); `@device` rows call "
-             "the delegate directly with device I/O.", "",
+             "the delegate directly with device I/O; `floor` (where present) times the same events "
+             "and synchronize with nothing between them.", "",
              "| row | " + " | ".join(label for _, label in ROUND_COLUMNS) + " |",
              "|---|" + "---:|" * len(ROUND_COLUMNS)]
     for model, rs in by_model.items():
