@@ -182,12 +182,10 @@ TEST_F(BundledModuleTest, CorruptedFilesNeverCrash) {
 
 // Written by upstream's own Python (executorch.devtools.bundled_program) at
 // upstream commit cff6f4dd32 with torch 2.11: forward(x: float[2,3]) =
-// x * 2 + 1, two test cases. Skipped until the file is in tests/data.
+// x * 2 + 1, two test cases (tests/data/README.md).
 TEST_F(BundledModuleTest, UpstreamWrittenBundle) {
   const std::string path = bw::conformance_path("mul_add_bundled.bpte");
-  if (!std::ifstream(path).good()) {
-    GTEST_SKIP() << path << " is not there";
-  }
+  ASSERT_TRUE(std::ifstream(path).good()) << path << " is missing";
   auto bm = BundledModule::from_file(path);
   ASSERT_EQ(bm.error(), Error::Ok);
   const std::vector<std::vector<float>> inputs = {{1, 2, 3, 4, 5, 6},
