@@ -126,7 +126,7 @@ void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Oper
     return;
   }
   const ValueReader ra(a, common);
-  const ValueReader rb = b.t != nullptr ? ValueReader(*b.t, common) : ValueReader(b.s, common);
+  const ValueReader rb = operand_reader(b, common);
   const ScalarType ot = out.scalar_type();
   void* op_ = out.mutable_data_ptr();
   if (isFloatingType(common)) {

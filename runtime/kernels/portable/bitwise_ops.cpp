@@ -60,8 +60,7 @@ void bitwise_binary(KernelRuntimeContext& ctx, Args args, const char* name, Bit 
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b =
-      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
+  const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   for_each_binary(ctx, name, *self, other, *out, [&](int64_t x, int64_t y, int64_t o) {

@@ -42,8 +42,7 @@ void comparison_op(KernelRuntimeContext& ctx, Args args, const char* name, Cmp c
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b =
-      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
+  const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   if (isFloatingType(common)) {

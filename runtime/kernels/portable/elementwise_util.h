@@ -104,6 +104,11 @@ struct BinaryOperand {
   ScalarArg s;
 };
 
+// Reads the operand as `compute`, whether a tensor or a scalar.
+inline ValueReader operand_reader(const BinaryOperand& other, ScalarType compute) {
+  return other.t != nullptr ? ValueReader(*other.t, compute) : ValueReader(other.s, compute);
+}
+
 // Defines fn##_tensor_out and fn##_scalar_out, the kernels of
 // aten::<opname>.Tensor_out and .Scalar_out, as calls of
 // impl(ctx, args, name, tag, scalar_other).
