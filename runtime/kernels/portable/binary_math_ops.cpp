@@ -29,8 +29,7 @@ void run_arith(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
                bool swapped = false) {
   if (!require_can_cast(ctx, common, out.scalar_type(), name)) return;
   const ValueReader a(self, common);
-  const ValueReader b =
-      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
+  const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out.scalar_type();
   void* op = out.mutable_data_ptr();
   if (isFloatingType(common)) {

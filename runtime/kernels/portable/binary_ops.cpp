@@ -126,7 +126,7 @@ void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Oper
     return;
   }
   const ValueReader ra(a, common);
-  const ValueReader rb = b.t != nullptr ? ValueReader(*b.t, common) : ValueReader(b.s, common);
+  const ValueReader rb = operand_reader(b, common);
   const ScalarType ot = out.scalar_type();
   void* op_ = out.mutable_data_ptr();
   if (isFloatingType(common)) {
@@ -143,30 +143,20 @@ void run_binary(KernelRuntimeContext& ctx, BinOp op, const Tensor& a, const Oper
   });
 }
 
-// add/sub.out(self, other, *, alpha, out) -> out
-void tensor_op_alpha(KernelRuntimeContext& ctx, Args args, BinOp op) {
-  const char* name = op_name(op, false);
-  if (!check_nargs(ctx, args, 5, name)) return;
-  Tensor* a = get_tensor(ctx, args, 0, name);
-  if (a == nullptr) return;
-  Operand b;
-  b.t = get_tensor(ctx, args, 1, name);
-  if (b.t == nullptr) return;
-  ScalarArg alpha;
-  if (!get_scalar(ctx, args, 2, name, &alpha)) return;
-  Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr) return;
-  run_binary(ctx, op, *a, b, alpha, *out, name);
-}
-
+// add/sub.out(self, other, *, alpha, out) -> out, and with scalar_other
 // add/sub.Scalar_out(self, other, alpha, *, out) -> out
-void scalar_op_alpha(KernelRuntimeContext& ctx, Args args, BinOp op) {
-  const char* name = op_name(op, true);
+void binary_op_alpha(KernelRuntimeContext& ctx, Args args, BinOp op, bool scalar_other) {
+  const char* name = op_name(op, scalar_other);
   if (!check_nargs(ctx, args, 5, name)) return;
   Tensor* a = get_tensor(ctx, args, 0, name);
   if (a == nullptr) return;
   Operand b;
-  if (!get_scalar(ctx, args, 1, name, &b.s)) return;
+  if (scalar_other) {
+    if (!get_scalar(ctx, args, 1, name, &b.s)) return;
+  } else {
+    b.t = get_tensor(ctx, args, 1, name);
+    if (b.t == nullptr) return;
+  }
   ScalarArg alpha;
   if (!get_scalar(ctx, args, 2, name, &alpha)) return;
   Tensor* out = get_tensor(ctx, args, 3, name);
@@ -174,33 +164,13 @@ void scalar_op_alpha(KernelRuntimeContext& ctx, Args args, BinOp op) {
   run_binary(ctx, op, *a, b, alpha, *out, name);
 }
 
-// mul/div.out(self, other, *, out) -> out
-void tensor_op(KernelRuntimeContext& ctx, Args args, BinOp op) {
-  const char* name = op_name(op, false);
-  if (!check_nargs(ctx, args, 4, name)) return;
-  Tensor* a = get_tensor(ctx, args, 0, name);
-  if (a == nullptr) return;
-  Operand b;
-  b.t = get_tensor(ctx, args, 1, name);
-  if (b.t == nullptr) return;
-  Tensor* out = get_tensor(ctx, args, 2, name);
-  if (out == nullptr) return;
-  ScalarArg one;
-  one.i = 1;
-  one.d = 1.0;
-  run_binary(ctx, op, *a, b, one, *out, name);
-}
-
+// mul/div.out(self, other, *, out) -> out, and with scalar_other
 // mul/div.Scalar_out(self, other, *, out) -> out
-void scalar_op(KernelRuntimeContext& ctx, Args args, BinOp op) {
-  const char* name = op_name(op, true);
-  if (!check_nargs(ctx, args, 4, name)) return;
-  Tensor* a = get_tensor(ctx, args, 0, name);
-  if (a == nullptr) return;
+void binary_op(KernelRuntimeContext& ctx, Args args, BinOp op, bool scalar_other) {
+  const char* name = op_name(op, scalar_other);
+  Tensor *a, *out;
   Operand b;
-  if (!get_scalar(ctx, args, 1, name, &b.s)) return;
-  Tensor* out = get_tensor(ctx, args, 2, name);
-  if (out == nullptr) return;
+  if (!get_binary_args(ctx, args, name, scalar_other, &a, &b, &out)) return;
   ScalarArg one;
   one.i = 1;
   one.d = 1.0;
@@ -209,18 +179,26 @@ void scalar_op(KernelRuntimeContext& ctx, Args args, BinOp op) {
 
 } // namespace
 
-void add_out(KernelRuntimeContext& ctx, Args args) { tensor_op_alpha(ctx, args, BinOp::Add); }
+void add_out(KernelRuntimeContext& ctx, Args args) {
+  binary_op_alpha(ctx, args, BinOp::Add, false);
+}
 void add_scalar_out(KernelRuntimeContext& ctx, Args args) {
-  scalar_op_alpha(ctx, args, BinOp::Add);
+  binary_op_alpha(ctx, args, BinOp::Add, true);
 }
-void sub_out(KernelRuntimeContext& ctx, Args args) { tensor_op_alpha(ctx, args, BinOp::Sub); }
+void sub_out(KernelRuntimeContext& ctx, Args args) {
+  binary_op_alpha(ctx, args, BinOp::Sub, false);
+}
 void sub_scalar_out(KernelRuntimeContext& ctx, Args args) {
-  scalar_op_alpha(ctx, args, BinOp::Sub);
+  binary_op_alpha(ctx, args, BinOp::Sub, true);
 }
-void mul_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp::Mul); }
-void mul_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op(ctx, args, BinOp::Mul); }
-void div_out(KernelRuntimeContext& ctx, Args args) { tensor_op(ctx, args, BinOp::Div); }
-void div_scalar_out(KernelRuntimeContext& ctx, Args args) { scalar_op(ctx, args, BinOp::Div); }
+void mul_out(KernelRuntimeContext& ctx, Args args) { binary_op(ctx, args, BinOp::Mul, false); }
+void mul_scalar_out(KernelRuntimeContext& ctx, Args args) {
+  binary_op(ctx, args, BinOp::Mul, true);
+}
+void div_out(KernelRuntimeContext& ctx, Args args) { binary_op(ctx, args, BinOp::Div, false); }
+void div_scalar_out(KernelRuntimeContext& ctx, Args args) {
+  binary_op(ctx, args, BinOp::Div, true);
+}
 
 } // namespace portable
 } // namespace runtime

@@ -60,8 +60,7 @@ void bitwise_binary(KernelRuntimeContext& ctx, Args args, const char* name, Bit 
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b =
-      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
+  const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   for_each_binary(ctx, name, *self, other, *out, [&](int64_t x, int64_t y, int64_t o) {
@@ -87,18 +86,9 @@ void bitwise_not_out(KernelRuntimeContext& ctx, Args args) {
   });
 }
 
-#define PK_BITWISE(fn, bit, opname)                                            \
-  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                 \
-    bitwise_binary(ctx, args, "aten::" opname ".Tensor_out", Bit::bit, false); \
-  }                                                                            \
-  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                 \
-    bitwise_binary(ctx, args, "aten::" opname ".Scalar_out", Bit::bit, true);  \
-  }
-
-PK_BITWISE(bitwise_and, And, "bitwise_and")
-PK_BITWISE(bitwise_or, Or, "bitwise_or")
-PK_BITWISE(bitwise_xor, Xor, "bitwise_xor")
-#undef PK_BITWISE
+PK_TENSOR_AND_SCALAR_OUT(bitwise_and, bitwise_binary, Bit::And, "bitwise_and")
+PK_TENSOR_AND_SCALAR_OUT(bitwise_or, bitwise_binary, Bit::Or, "bitwise_or")
+PK_TENSOR_AND_SCALAR_OUT(bitwise_xor, bitwise_binary, Bit::Xor, "bitwise_xor")
 
 #define PK_SHIFT(fn, bit, opname)                                                    \
   void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                       \

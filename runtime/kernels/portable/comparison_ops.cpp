@@ -42,8 +42,7 @@ void comparison_op(KernelRuntimeContext& ctx, Args args, const char* name, Cmp c
     return;
   }
   const ValueReader a(*self, common);
-  const ValueReader b =
-      other.t != nullptr ? ValueReader(*other.t, common) : ValueReader(other.s, common);
+  const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out->scalar_type();
   void* op = out->mutable_data_ptr();
   if (isFloatingType(common)) {
@@ -57,21 +56,12 @@ void comparison_op(KernelRuntimeContext& ctx, Args args, const char* name, Cmp c
   }
 }
 
-#define PK_COMPARISON(fn, cmp, opname)                                        \
-  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {                \
-    comparison_op(ctx, args, "aten::" opname ".Tensor_out", Cmp::cmp, false); \
-  }                                                                           \
-  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {                \
-    comparison_op(ctx, args, "aten::" opname ".Scalar_out", Cmp::cmp, true);  \
-  }
-
-PK_COMPARISON(eq, Eq, "eq")
-PK_COMPARISON(ne, Ne, "ne")
-PK_COMPARISON(lt, Lt, "lt")
-PK_COMPARISON(le, Le, "le")
-PK_COMPARISON(gt, Gt, "gt")
-PK_COMPARISON(ge, Ge, "ge")
-#undef PK_COMPARISON
+PK_TENSOR_AND_SCALAR_OUT(eq, comparison_op, Cmp::Eq, "eq")
+PK_TENSOR_AND_SCALAR_OUT(ne, comparison_op, Cmp::Ne, "ne")
+PK_TENSOR_AND_SCALAR_OUT(lt, comparison_op, Cmp::Lt, "lt")
+PK_TENSOR_AND_SCALAR_OUT(le, comparison_op, Cmp::Le, "le")
+PK_TENSOR_AND_SCALAR_OUT(gt, comparison_op, Cmp::Gt, "gt")
+PK_TENSOR_AND_SCALAR_OUT(ge, comparison_op, Cmp::Ge, "ge")
 
 const Kernel kComparisonKernels[] = {
     Kernel("aten::eq.Tensor_out", eq_tensor_out), Kernel("aten::eq.Scalar_out", eq_scalar_out),

@@ -40,6 +40,129 @@ int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bo
   return o;
 }
 
+// Sizes, stride, padding and dilation of one convolution; 1-D runs with H=1.
+struct ConvGeom {
+  int64_t N, C, H, W, OC, ICg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, groups;
+};
+
+// Reads stride, padding, dilation, transposed, output_padding and groups.
+bool read_conv_params(KernelRuntimeContext& ctx, Args args, const char* name, size_t spatial,
+                      ConvGeom* g) {
+  int64_t oph, opw;
+  bool transposed;
+  if (!pair(ctx, args, 3, name, 1, 1, &g->sh, &g->sw, spatial) ||
+      !pair(ctx, args, 4, name, 0, 0, &g->ph, &g->pw, spatial) ||
+      !pair(ctx, args, 5, name, 1, 1, &g->dh, &g->dw, spatial) ||
+      !get_bool(ctx, args, 6, name, &transposed) ||
+      !pair(ctx, args, 7, name, 0, 0, &oph, &opw, spatial) ||
+      !get_int(ctx, args, 8, name, &g->groups)) {
+    return false;
+  }
+  if (transposed) {
+    PK_FAIL(ctx, name, "transposed convolution is not supported");
+    return false;
+  }
+  return true;
+}
+
+bool check_conv_tensors(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& w,
+                        const Tensor* bias, const Tensor& out, const char* name) {
+  return require_floating(ctx, in, name) && require_same_dtype(ctx, in, w, name) &&
+         require_same_dtype(ctx, in, out, name) &&
+         (bias == nullptr || require_same_dtype(ctx, in, *bias, name)) &&
+         require_contiguous(ctx, in, name) && require_contiguous(ctx, w, name) &&
+         require_contiguous(ctx, out, name);
+}
+
+// Fills the sizes in `g` from the tensors and checks they fit together.
+bool plan_conv_sizes(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& w,
+                     const Tensor* bias, size_t spatial, const char* name, ConvGeom* g) {
+  const int64_t rank = in.dim();
+  g->N = in.size(0);
+  g->C = in.size(1);
+  g->H = spatial == 2 ? in.size(2) : 1;
+  g->W = in.size(rank - 1);
+  g->OC = w.size(0);
+  g->ICg = w.size(1);
+  g->KH = spatial == 2 ? w.size(2) : 1;
+  g->KW = w.size(rank - 1);
+  if (g->groups <= 0 || g->C % g->groups != 0 || g->OC % g->groups != 0 ||
+      g->ICg != g->C / g->groups) {
+    PK_FAIL(ctx, name, "channels (%lld in, %lld out, %lld per group) do not fit %lld groups",
+            static_cast<long long>(g->C), static_cast<long long>(g->OC),
+            static_cast<long long>(g->ICg), static_cast<long long>(g->groups));
+    return false;
+  }
+  if (g->sh <= 0 || g->sw <= 0 || g->dh <= 0 || g->dw <= 0 || g->ph < 0 || g->pw < 0) {
+    PK_FAIL(ctx, name, "stride/dilation must be positive and padding non-negative");
+    return false;
+  }
+  if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != g->OC)) {
+    PK_FAIL(ctx, name, "bias must have shape (%lld)", static_cast<long long>(g->OC));
+    return false;
+  }
+  const int64_t span_h = g->H + 2 * g->ph - g->dh * (g->KH - 1) - 1;
+  const int64_t span_w = g->W + 2 * g->pw - g->dw * (g->KW - 1) - 1;
+  g->OH = span_h / g->sh + 1;
+  g->OW = span_w / g->sw + 1;
+  if (span_h < 0 || span_w < 0) {
+    PK_FAIL(ctx, name, "kernel larger than the padded input");
+    return false;
+  }
+  return true;
+}
+
+Shape conv_out_shape(const ConvGeom& g, int64_t rank) {
+  Shape os;
+  os.n = static_cast<int>(rank);
+  os.s[0] = static_cast<SizesType>(g.N);
+  os.s[1] = static_cast<SizesType>(g.OC);
+  if (rank == 4) {
+    os.s[2] = static_cast<SizesType>(g.OH);
+    os.s[3] = static_cast<SizesType>(g.OW);
+  } else {
+    os.s[2] = static_cast<SizesType>(g.OW);
+  }
+  return os;
+}
+
+// Direct convolution, accumulating each output element in double.
+void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, Tensor& out,
+                 const ConvGeom& g) {
+  const ScalarType t = in.scalar_type();
+  const void* ip = in.const_data_ptr();
+  const void* wp = w.const_data_ptr();
+  void* op = out.mutable_data_ptr();
+  const int64_t OCg = g.OC / g.groups;
+  for (int64_t n = 0; n < g.N; ++n) {
+    for (int64_t oc = 0; oc < g.OC; ++oc) {
+      const int64_t grp = oc / OCg;
+      const double b =
+          bias != nullptr ? load_d(t, bias->const_data_ptr(), static_cast<size_t>(oc)) : 0.0;
+      for (int64_t oh = 0; oh < g.OH; ++oh) {
+        for (int64_t ow = 0; ow < g.OW; ++ow) {
+          double acc = 0;
+          for (int64_t ic = 0; ic < g.ICg; ++ic) {
+            const int64_t c = grp * g.ICg + ic;
+            for (int64_t kh = 0; kh < g.KH; ++kh) {
+              const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+              if (ih < 0 || ih >= g.H) continue;
+              for (int64_t kw = 0; kw < g.KW; ++kw) {
+                const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+                if (iw < 0 || iw >= g.W) continue;
+                acc +=
+                    load_d(t, ip, static_cast<size_t>(((n * g.C + c) * g.H + ih) * g.W + iw)) *
+                    load_d(t, wp, static_cast<size_t>(((oc * g.ICg + ic) * g.KH + kh) * g.KW + kw));
+              }
+            }
+          }
+          store_d(t, op, static_cast<size_t>(((n * g.OC + oc) * g.OH + oh) * g.OW + ow), acc + b);
+        }
+      }
+    }
+  }
+}
+
 } // namespace
 
 // convolution.out(input, weight, bias?, stride, padding, dilation, transposed,
@@ -61,93 +184,14 @@ void convolution_out(KernelRuntimeContext& ctx, Args args) {
     return;
   }
   const size_t spatial = static_cast<size_t>(rank - 2);
-  int64_t sh, sw, ph, pw, dh, dw, oph, opw, groups;
-  bool transposed;
-  if (!pair(ctx, args, 3, name, 1, 1, &sh, &sw, spatial) ||
-      !pair(ctx, args, 4, name, 0, 0, &ph, &pw, spatial) ||
-      !pair(ctx, args, 5, name, 1, 1, &dh, &dw, spatial) ||
-      !get_bool(ctx, args, 6, name, &transposed) ||
-      !pair(ctx, args, 7, name, 0, 0, &oph, &opw, spatial) ||
-      !get_int(ctx, args, 8, name, &groups)) {
+  ConvGeom g;
+  if (!read_conv_params(ctx, args, name, spatial, &g) ||
+      !check_conv_tensors(ctx, *in, *w, bias, *out, name) ||
+      !plan_conv_sizes(ctx, *in, *w, bias, spatial, name, &g) ||
+      !resize_out(ctx, *out, conv_out_shape(g, rank), name)) {
     return;
   }
-  if (transposed) {
-    PK_FAIL(ctx, name, "transposed convolution is not supported");
-    return;
-  }
-  if (!require_floating(ctx, *in, name) || !require_same_dtype(ctx, *in, *w, name) ||
-      !require_same_dtype(ctx, *in, *out, name) ||
-      (bias != nullptr && !require_same_dtype(ctx, *in, *bias, name)) ||
-      !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *w, name) ||
-      !require_contiguous(ctx, *out, name)) {
-    return;
-  }
-  const int64_t N = in->size(0), C = in->size(1);
-  const int64_t H = spatial == 2 ? in->size(2) : 1, W = in->size(rank - 1);
-  const int64_t OC = w->size(0), ICg = w->size(1);
-  const int64_t KH = spatial == 2 ? w->size(2) : 1, KW = w->size(rank - 1);
-  if (groups <= 0 || C % groups != 0 || OC % groups != 0 || ICg != C / groups) {
-    PK_FAIL(ctx, name, "channels (%lld in, %lld out, %lld per group) do not fit %lld groups",
-            static_cast<long long>(C), static_cast<long long>(OC), static_cast<long long>(ICg),
-            static_cast<long long>(groups));
-    return;
-  }
-  if (sh <= 0 || sw <= 0 || dh <= 0 || dw <= 0 || ph < 0 || pw < 0) {
-    PK_FAIL(ctx, name, "stride/dilation must be positive and padding non-negative");
-    return;
-  }
-  if (bias != nullptr && (bias->dim() != 1 || bias->size(0) != OC)) {
-    PK_FAIL(ctx, name, "bias must have shape (%lld)", static_cast<long long>(OC));
-    return;
-  }
-  const int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1;
-  const int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
-  if (H + 2 * ph - dh * (KH - 1) - 1 < 0 || W + 2 * pw - dw * (KW - 1) - 1 < 0) {
-    PK_FAIL(ctx, name, "kernel larger than the padded input");
-    return;
-  }
-  Shape os;
-  os.n = static_cast<int>(rank);
-  os.s[0] = static_cast<SizesType>(N);
-  os.s[1] = static_cast<SizesType>(OC);
-  if (spatial == 2) {
-    os.s[2] = static_cast<SizesType>(OH);
-    os.s[3] = static_cast<SizesType>(OW);
-  } else {
-    os.s[2] = static_cast<SizesType>(OW);
-  }
-  if (!resize_out(ctx, *out, os, name)) return;
-  const ScalarType t = in->scalar_type();
-  const void* ip = in->const_data_ptr();
-  const void* wp = w->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  const int64_t OCg = OC / groups;
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t oc = 0; oc < OC; ++oc) {
-      const int64_t g = oc / OCg;
-      const double b =
-          bias != nullptr ? load_d(t, bias->const_data_ptr(), static_cast<size_t>(oc)) : 0.0;
-      for (int64_t oh = 0; oh < OH; ++oh) {
-        for (int64_t ow = 0; ow < OW; ++ow) {
-          double acc = 0;
-          for (int64_t ic = 0; ic < ICg; ++ic) {
-            const int64_t c = g * ICg + ic;
-            for (int64_t kh = 0; kh < KH; ++kh) {
-              const int64_t ih = oh * sh - ph + kh * dh;
-              if (ih < 0 || ih >= H) continue;
-              for (int64_t kw = 0; kw < KW; ++kw) {
-                const int64_t iw = ow * sw - pw + kw * dw;
-                if (iw < 0 || iw >= W) continue;
-                acc += load_d(t, ip, static_cast<size_t>(((n * C + c) * H + ih) * W + iw)) *
-                       load_d(t, wp, static_cast<size_t>(((oc * ICg + ic) * KH + kh) * KW + kw));
-              }
-            }
-          }
-          store_d(t, op, static_cast<size_t>(((n * OC + oc) * OH + oh) * OW + ow), acc + b);
-        }
-      }
-    }
-  }
+  conv_direct(*in, *w, bias, *out, g);
 }
 
 namespace {

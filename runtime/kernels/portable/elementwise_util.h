@@ -104,6 +104,22 @@ struct BinaryOperand {
   ScalarArg s;
 };
 
+// Reads the operand as `compute`, whether a tensor or a scalar.
+inline ValueReader operand_reader(const BinaryOperand& other, ScalarType compute) {
+  return other.t != nullptr ? ValueReader(*other.t, compute) : ValueReader(other.s, compute);
+}
+
+// Defines fn##_tensor_out and fn##_scalar_out, the kernels of
+// aten::<opname>.Tensor_out and .Scalar_out, as calls of
+// impl(ctx, args, name, tag, scalar_other).
+#define PK_TENSOR_AND_SCALAR_OUT(fn, impl, tag, opname)         \
+  void fn##_tensor_out(KernelRuntimeContext& ctx, Args args) {  \
+    impl(ctx, args, "aten::" opname ".Tensor_out", tag, false); \
+  }                                                             \
+  void fn##_scalar_out(KernelRuntimeContext& ctx, Args args) {  \
+    impl(ctx, args, "aten::" opname ".Scalar_out", tag, true);  \
+  }
+
 // Reads op(self, other, *, out) laid out as (self, other, out, ret): other
 // is a tensor or, with scalar_other, a Scalar.
 bool get_binary_args(KernelRuntimeContext& ctx, Args args, const char* name, bool scalar_other,

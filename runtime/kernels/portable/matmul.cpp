@@ -145,19 +145,26 @@ bool check_all(KernelRuntimeContext& ctx, const char* name,
   return true;
 }
 
+// Reads (self, mat2, *, out) of mm and bmm and checks their dtypes and layout.
+bool get_matmul_args(KernelRuntimeContext& ctx, Args args, const char* name, Tensor** a, Tensor** b,
+                     Tensor** out) {
+  if (!check_nargs(ctx, args, 4, name)) return false;
+  *a = get_tensor(ctx, args, 0, name);
+  if (*a == nullptr) return false;
+  *b = get_tensor(ctx, args, 1, name);
+  if (*b == nullptr) return false;
+  *out = get_tensor(ctx, args, 2, name);
+  if (*out == nullptr) return false;
+  return check_all(ctx, name, {*a, *b, *out});
+}
+
 } // namespace
 
 // mm.out(self, mat2, *, out) -> out
 void mm_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::mm.out";
-  if (!check_nargs(ctx, args, 4, name)) return;
-  Tensor* a = get_tensor(ctx, args, 0, name);
-  if (a == nullptr) return;
-  Tensor* b = get_tensor(ctx, args, 1, name);
-  if (b == nullptr) return;
-  Tensor* out = get_tensor(ctx, args, 2, name);
-  if (out == nullptr) return;
-  if (!check_all(ctx, name, {a, b, out})) return;
+  Tensor *a, *b, *out;
+  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return;
   if (a->dim() != 2 || b->dim() != 2 || a->size(1) != b->size(0)) {
     PK_FAIL(ctx, name, "needs (n, k) @ (k, m) matrices");
     return;
@@ -171,14 +178,8 @@ void mm_out(KernelRuntimeContext& ctx, Args args) {
 // bmm.out(self, mat2, *, out) -> out
 void bmm_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::bmm.out";
-  if (!check_nargs(ctx, args, 4, name)) return;
-  Tensor* a = get_tensor(ctx, args, 0, name);
-  if (a == nullptr) return;
-  Tensor* b = get_tensor(ctx, args, 1, name);
-  if (b == nullptr) return;
-  Tensor* out = get_tensor(ctx, args, 2, name);
-  if (out == nullptr) return;
-  if (!check_all(ctx, name, {a, b, out})) return;
+  Tensor *a, *b, *out;
+  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return;
   if (a->dim() != 3 || b->dim() != 3 || a->size(0) != b->size(0) || a->size(2) != b->size(1)) {
     PK_FAIL(ctx, name, "needs (b, n, k) @ (b, k, m) batches");
     return;

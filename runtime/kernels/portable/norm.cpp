@@ -8,6 +8,79 @@ namespace executorch {
 namespace runtime {
 namespace portable {
 
+namespace {
+bool check_layer_norm_tensors(KernelRuntimeContext& ctx, const Tensor& in, const Tensor* w,
+                              const Tensor* b, const Tensor& out, const Tensor& mean_out,
+                              const Tensor& rstd_out, const char* name) {
+  return require_floating(ctx, in, name) && require_same_dtype(ctx, in, out, name) &&
+         require_same_dtype(ctx, in, mean_out, name) &&
+         require_same_dtype(ctx, in, rstd_out, name) && require_contiguous(ctx, in, name) &&
+         require_contiguous(ctx, out, name) &&
+         (w == nullptr ||
+          (require_same_dtype(ctx, in, *w, name) && require_contiguous(ctx, *w, name))) &&
+         (b == nullptr ||
+          (require_same_dtype(ctx, in, *b, name) && require_contiguous(ctx, *b, name)));
+}
+
+// Checks normalized_shape against the input's trailing dims and the
+// weight/bias sizes; *inner is the number of elements normalized together.
+bool layer_norm_inner(KernelRuntimeContext& ctx, const Tensor& in, const IntList& ns,
+                      const Tensor* w, const Tensor* b, const char* name, int64_t* inner) {
+  const int64_t rank = in.dim();
+  if (ns.n == 0 || static_cast<int64_t>(ns.n) > rank) {
+    PK_FAIL(ctx, name, "normalized_shape of %zu dims for rank %lld", ns.n,
+            static_cast<long long>(rank));
+    return false;
+  }
+  const int64_t axis = rank - static_cast<int64_t>(ns.n);
+  *inner = 1;
+  for (size_t i = 0; i < ns.n; ++i) {
+    if (ns.v[i] != in.sizes()[axis + static_cast<int64_t>(i)]) {
+      PK_FAIL(ctx, name, "normalized_shape does not match the input's trailing dims");
+      return false;
+    }
+    *inner *= ns.v[i];
+  }
+  if ((w != nullptr && w->numel() != *inner) || (b != nullptr && b->numel() != *inner)) {
+    PK_FAIL(ctx, name, "weight/bias must have normalized_shape's %lld elements",
+            static_cast<long long>(*inner));
+    return false;
+  }
+  return true;
+}
+
+// Normalizes `outer` rows of `inner` elements, writing each row's mean and
+// 1/std to mean_out and rstd_out.
+void layer_norm_rows(const Tensor& in, const Tensor* w, const Tensor* b, double eps, int64_t outer,
+                     int64_t inner, Tensor& out, Tensor& mean_out, Tensor& rstd_out) {
+  const ScalarType t = in.scalar_type();
+  const void* ip = in.const_data_ptr();
+  void* op = out.mutable_data_ptr();
+  for (int64_t o = 0; o < outer; ++o) {
+    const size_t base = static_cast<size_t>(o * inner);
+    double sum = 0;
+    for (int64_t i = 0; i < inner; ++i) sum += load_d(t, ip, base + static_cast<size_t>(i));
+    const double mean = inner == 0 ? 0.0 : sum / static_cast<double>(inner);
+    double var = 0;
+    for (int64_t i = 0; i < inner; ++i) {
+      const double dv = load_d(t, ip, base + static_cast<size_t>(i)) - mean;
+      var += dv * dv;
+    }
+    var = inner == 0 ? 0.0 : var / static_cast<double>(inner);
+    const double rstd = 1.0 / std::sqrt(var + eps);
+    for (int64_t i = 0; i < inner; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      double y = (load_d(t, ip, base + k) - mean) * rstd;
+      if (w != nullptr) y *= load_d(t, w->const_data_ptr(), k);
+      if (b != nullptr) y += load_d(t, b->const_data_ptr(), k);
+      store_d(t, op, base + k, y);
+    }
+    store_d(t, mean_out.mutable_data_ptr(), static_cast<size_t>(o), mean);
+    store_d(t, rstd_out.mutable_data_ptr(), static_cast<size_t>(o), rstd);
+  }
+}
+} // namespace
+
 // native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *,
 //     out0, out1, out2) -> (out0, out1, out2)
 void native_layer_norm_out(KernelRuntimeContext& ctx, Args args) {
@@ -29,68 +102,20 @@ void native_layer_norm_out(KernelRuntimeContext& ctx, Args args) {
   if (mean_out == nullptr) return;
   Tensor* rstd_out = get_tensor(ctx, args, 7, name);
   if (rstd_out == nullptr) return;
-  if (!require_floating(ctx, *in, name) || !require_same_dtype(ctx, *in, *out, name) ||
-      !require_same_dtype(ctx, *in, *mean_out, name) ||
-      !require_same_dtype(ctx, *in, *rstd_out, name) || !require_contiguous(ctx, *in, name) ||
-      !require_contiguous(ctx, *out, name) ||
-      (w != nullptr &&
-       (!require_same_dtype(ctx, *in, *w, name) || !require_contiguous(ctx, *w, name))) ||
-      (b != nullptr &&
-       (!require_same_dtype(ctx, *in, *b, name) || !require_contiguous(ctx, *b, name)))) {
+  int64_t inner;
+  if (!check_layer_norm_tensors(ctx, *in, w, b, *out, *mean_out, *rstd_out, name) ||
+      !layer_norm_inner(ctx, *in, ns, w, b, name, &inner)) {
     return;
   }
-  const int64_t rank = in->dim();
-  if (ns.n == 0 || static_cast<int64_t>(ns.n) > rank) {
-    PK_FAIL(ctx, name, "normalized_shape of %zu dims for rank %lld", ns.n,
-            static_cast<long long>(rank));
-    return;
-  }
-  const int64_t axis = rank - static_cast<int64_t>(ns.n);
-  int64_t inner = 1;
-  for (size_t i = 0; i < ns.n; ++i) {
-    if (ns.v[i] != in->sizes()[axis + static_cast<int64_t>(i)]) {
-      PK_FAIL(ctx, name, "normalized_shape does not match the input's trailing dims");
-      return;
-    }
-    inner *= ns.v[i];
-  }
-  if ((w != nullptr && w->numel() != inner) || (b != nullptr && b->numel() != inner)) {
-    PK_FAIL(ctx, name, "weight/bias must have normalized_shape's %lld elements",
-            static_cast<long long>(inner));
-    return;
-  }
+  // mean and rstd keep the input's shape with the normalized dims set to 1.
   Shape ms = shape_of(*in);
-  for (int64_t d = axis; d < rank; ++d) ms.s[d] = 1;
+  for (int64_t d = in->dim() - static_cast<int64_t>(ns.n); d < in->dim(); ++d) ms.s[d] = 1;
   if (!resize_out(ctx, *out, in->sizes(), name) || !resize_out(ctx, *mean_out, ms, name) ||
       !resize_out(ctx, *rstd_out, ms, name)) {
     return;
   }
   const int64_t outer = inner == 0 ? ms.numel() : in->numel() / inner;
-  const ScalarType t = in->scalar_type();
-  const void* ip = in->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  for (int64_t o = 0; o < outer; ++o) {
-    const size_t base = static_cast<size_t>(o * inner);
-    double sum = 0;
-    for (int64_t i = 0; i < inner; ++i) sum += load_d(t, ip, base + static_cast<size_t>(i));
-    const double mean = inner == 0 ? 0.0 : sum / static_cast<double>(inner);
-    double var = 0;
-    for (int64_t i = 0; i < inner; ++i) {
-      const double dv = load_d(t, ip, base + static_cast<size_t>(i)) - mean;
-      var += dv * dv;
-    }
-    var = inner == 0 ? 0.0 : var / static_cast<double>(inner);
-    const double rstd = 1.0 / std::sqrt(var + eps);
-    for (int64_t i = 0; i < inner; ++i) {
-      const size_t k = static_cast<size_t>(i);
-      double y = (load_d(t, ip, base + k) - mean) * rstd;
-      if (w != nullptr) y *= load_d(t, w->const_data_ptr(), k);
-      if (b != nullptr) y += load_d(t, b->const_data_ptr(), k);
-      store_d(t, op, base + k, y);
-    }
-    store_d(t, mean_out->mutable_data_ptr(), static_cast<size_t>(o), mean);
-    store_d(t, rstd_out->mutable_data_ptr(), static_cast<size_t>(o), rstd);
-  }
+  layer_norm_rows(*in, w, b, eps, outer, inner, *out, *mean_out, *rstd_out);
 }
 
 // _native_batch_norm_legit_no_training.out(input, weight?, bias?, running_mean,

@@ -139,6 +139,83 @@ void for_each_reduce(const Tensor& in, const Reduce& r, F f) {
   }
 }
 
+// The dtype rules of sum/mean: an explicit dtype must be the output's, mean
+// needs a floating output, and otherwise the input must cast to the output.
+bool check_sum_dtypes(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& out,
+                      bool has_dtype, int64_t dtype, bool mean, const char* name) {
+  const ScalarType ot = out.scalar_type();
+  if (has_dtype && dtype != static_cast<int64_t>(ot)) {
+    PK_FAIL(ctx, name, "dtype argument differs from the output's dtype");
+    return false;
+  }
+  if (mean && !isFloatingType(ot)) {
+    PK_FAIL(ctx, name, "mean needs a floating output, got %s", toString(ot));
+    return false;
+  }
+  if (!has_dtype && !canCast(in.scalar_type(), ot)) {
+    PK_FAIL(ctx, name, "cannot write %s into %s", toString(in.scalar_type()), toString(ot));
+    return false;
+  }
+  return true;
+}
+
+// True when no kept dim follows a reduced one: each output then sums one
+// contiguous run of the input.
+bool reduced_dims_trailing(const Tensor& in, const Reduce& r) {
+  bool seen = false;
+  for (int64_t d = 0; d < in.dim(); ++d) {
+    if (r.mask[d])
+      seen = true;
+    else if (seen)
+      return false;
+  }
+  return true;
+}
+
+// Sums (or averages) in double, so narrow float outputs round only once.
+void sum_floating(const Tensor& in, Tensor& out, const Reduce& r, bool mean) {
+  const size_t on = static_cast<size_t>(out.numel());
+  const int64_t count = on == 0 ? 0 : in.numel() / static_cast<int64_t>(on);
+  const ScalarType it = in.scalar_type(), ot = out.scalar_type();
+  const void* ip = in.const_data_ptr();
+  void* op = out.mutable_data_ptr();
+  if (reduced_dims_trailing(in, r)) {
+    for (size_t j = 0; j < on; ++j) {
+      double a = 0;
+      for (int64_t c = 0; c < count; ++c)
+        a += load_d(it, ip, j * static_cast<size_t>(count) + static_cast<size_t>(c));
+      store_d(ot, op, j, mean ? a / static_cast<double>(count) : a);
+    }
+    return;
+  }
+  // Otherwise accumulate a chunk of outputs at a time, one pass over the
+  // input per chunk, keeping the accumulators on the stack.
+  constexpr size_t kChunk = 256;
+  double acc[kChunk];
+  for (size_t base = 0; base < on; base += kChunk) {
+    const size_t len = on - base < kChunk ? on - base : kChunk;
+    for (size_t j = 0; j < len; ++j) acc[j] = 0;
+    for_each_reduce(in, r, [&](size_t o, size_t i) {
+      if (o >= base && o < base + len) acc[o - base] += load_d(it, ip, i);
+    });
+    for (size_t j = 0; j < len; ++j) {
+      store_d(ot, op, base + j, mean ? acc[j] / static_cast<double>(count) : acc[j]);
+    }
+  }
+}
+
+// Integer sums wrap like the output dtype does.
+void sum_integral(const Tensor& in, Tensor& out, const Reduce& r) {
+  const size_t on = static_cast<size_t>(out.numel());
+  const ScalarType it = in.scalar_type(), ot = out.scalar_type();
+  const void* ip = in.const_data_ptr();
+  void* op = out.mutable_data_ptr();
+  for (size_t j = 0; j < on; ++j) store_i(ot, op, j, 0);
+  for_each_reduce(in, r, [&](size_t o, size_t i) {
+    store_i(ot, op, o, wrap_add(load_i(ot, op, o), load_i(it, ip, i)));
+  });
+}
+
 // sum/mean: self, dim?, keepdim, dtype?, out
 void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean) {
   if (!check_nargs(ctx, args, 6, name)) return;
@@ -155,73 +232,17 @@ void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean)
   if (!get_opt_int(ctx, args, 3, name, &dtype, &has_dtype)) return;
   Tensor* out = get_tensor(ctx, args, 4, name);
   if (out == nullptr) return;
-  const ScalarType ot = out->scalar_type();
-  if (has_dtype && dtype != static_cast<int64_t>(ot)) {
-    PK_FAIL(ctx, name, "dtype argument differs from the output's dtype");
-    return;
-  }
-  if (mean && !isFloatingType(ot)) {
-    PK_FAIL(ctx, name, "mean needs a floating output, got %s", toString(ot));
-    return;
-  }
-  if (!has_dtype && !canCast(in->scalar_type(), ot)) {
-    PK_FAIL(ctx, name, "cannot write %s into %s", toString(in->scalar_type()), toString(ot));
-    return;
-  }
   Reduce r;
-  if (!require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
+  if (!check_sum_dtypes(ctx, *in, *out, has_dtype, dtype, mean, name) ||
+      !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
       !plan_reduce(ctx, *in, dims, has_dims, keepdim, name, &r) ||
       !resize_out(ctx, *out, r.out, name)) {
     return;
   }
-  const size_t on = static_cast<size_t>(out->numel());
-  const int64_t count = on == 0 ? 0 : in->numel() / static_cast<int64_t>(on);
-  const ScalarType it = in->scalar_type();
-  const void* ip = in->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  if (isFloatingType(ot) || isFloatingType(it)) {
-    // Accumulate in double in place of the output (float outputs round).
-    // Use a two-pass scheme per output element through the output buffer is
-    // lossy for narrow dtypes, so accumulate per element in a local array
-    // when small, else in chunks of the output.
-    // Reduced dims all trailing: each output is a contiguous run.
-    bool trailing = true;
-    bool seen = false;
-    for (int64_t d = 0; d < in->dim(); ++d) {
-      if (r.mask[d])
-        seen = true;
-      else if (seen)
-        trailing = false;
-    }
-    if (trailing) {
-      for (size_t j = 0; j < on; ++j) {
-        double a = 0;
-        for (int64_t c = 0; c < count; ++c)
-          a += load_d(it, ip, j * static_cast<size_t>(count) + static_cast<size_t>(c));
-        store_d(ot, op, j, mean ? a / static_cast<double>(count) : a);
-      }
-      return;
-    }
-    constexpr size_t kChunk = 256;
-    double acc[kChunk];
-    Reduce rr = r;
-    (void)rr;
-    for (size_t base = 0; base < on || (on == 0 && base == 0); base += kChunk) {
-      if (on == 0) break;
-      const size_t len = on - base < kChunk ? on - base : kChunk;
-      for (size_t j = 0; j < len; ++j) acc[j] = 0;
-      for_each_reduce(*in, r, [&](size_t o, size_t i) {
-        if (o >= base && o < base + len) acc[o - base] += load_d(it, ip, i);
-      });
-      for (size_t j = 0; j < len; ++j) {
-        store_d(ot, op, base + j, mean ? acc[j] / static_cast<double>(count) : acc[j]);
-      }
-    }
+  if (isFloatingType(out->scalar_type()) || isFloatingType(in->scalar_type())) {
+    sum_floating(*in, *out, r, mean);
   } else {
-    for (size_t j = 0; j < on; ++j) store_i(ot, op, j, 0);
-    for_each_reduce(*in, r, [&](size_t o, size_t i) {
-      store_i(ot, op, o, wrap_add(load_i(ot, op, o), load_i(it, ip, i)));
-    });
+    sum_integral(*in, *out, r);
   }
 }
 

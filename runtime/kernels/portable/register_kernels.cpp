@@ -10,6 +10,7 @@ namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 namespace internal {
 
+// Long but flat: a table of (operator name, kernel) rows, one per kernel.
 void register_builtin_kernels() {
   using namespace ::executorch::runtime::portable;
   static const Kernel kKernels[] = {

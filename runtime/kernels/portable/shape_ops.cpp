@@ -345,6 +345,86 @@ void expand_copy_out(KernelRuntimeContext& ctx, Args args) {
   copy_view(*in, s, vstr, 0, *out);
 }
 
+namespace {
+// A rank-1 tensor of size 0: cat skips these (legacy empty inputs).
+bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
+
+// Validates every entry; *ref is the first one that is not legacy-empty, or
+// nullptr when all are.
+bool check_cat_entries(KernelRuntimeContext& ctx, ArrayRef<EValue*> list, const Tensor& out,
+                       const char* name, const Tensor** ref) {
+  *ref = nullptr;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == nullptr || !list[i]->isTensor()) {
+      PK_FAIL(ctx, name, "list entry %zu is not a tensor", i);
+      return false;
+    }
+    const Tensor& t = list[i]->toTensor();
+    if (!is_computable(t.scalar_type()) || !require_contiguous(ctx, t, name)) {
+      if (ctx.failure_state() == Error::Ok) PK_FAIL(ctx, name, "entry %zu: bad dtype", i);
+      return false;
+    }
+    if (!canCast(t.scalar_type(), out.scalar_type())) {
+      PK_FAIL(ctx, name, "entry %zu: cannot write %s into %s", i, toString(t.scalar_type()),
+              toString(out.scalar_type()));
+      return false;
+    }
+    if (t.numel() > 0 && t.const_data_ptr() == nullptr) {
+      PK_FAIL(ctx, name, "entry %zu has no data", i);
+      return false;
+    }
+    if (is_legacy_empty(t)) continue;
+    if (*ref == nullptr) *ref = &t;
+  }
+  return true;
+}
+
+// The output shape: `ref`'s sizes with the entries' sizes at `dim` summed.
+bool cat_out_shape(KernelRuntimeContext& ctx, ArrayRef<EValue*> list, const Tensor& ref,
+                   int64_t dim, const char* name, Shape* os) {
+  const int64_t rank = ref.dim();
+  *os = shape_of(ref);
+  os->s[dim] = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Tensor& t = list[i]->toTensor();
+    if (is_legacy_empty(t)) continue;
+    if (t.dim() != rank) {
+      PK_FAIL(ctx, name, "entry %zu has rank %zd, expected %lld", i, static_cast<ssize_t>(t.dim()),
+              static_cast<long long>(rank));
+      return false;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != dim && t.sizes()[d] != ref.sizes()[d]) {
+        PK_FAIL(ctx, name, "entry %zu differs in size at dim %lld", i, static_cast<long long>(d));
+        return false;
+      }
+    }
+    os->s[dim] += t.sizes()[dim];
+  }
+  return true;
+}
+
+// Copies each entry into its slab of `out` (already resized to `os`).
+void cat_copy_entries(ArrayRef<EValue*> list, const Shape& os, int64_t dim, Tensor& out) {
+  int64_t ostr[kMaxDim];
+  contiguous_strides(os, ostr);
+  int64_t offset = 0;
+  const size_t oes = elementSizeOrZero(out.scalar_type());
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Tensor& t = list[i]->toTensor();
+    if (is_legacy_empty(t)) continue;
+    Shape ts = shape_of(t);
+    int64_t tstr[kMaxDim];
+    contiguous_strides(ts, tstr);
+    strided_copy(
+        t.scalar_type(), t.const_data_ptr(), 0, tstr, out.scalar_type(),
+        static_cast<char*>(out.mutable_data_ptr()) + offset * ostr[dim] * static_cast<int64_t>(oes),
+        ostr, ts);
+    offset += t.sizes()[dim];
+  }
+}
+} // namespace
+
 // cat.out(tensors, dim=0, *, out) -> out
 void cat_out(KernelRuntimeContext& ctx, Args args) {
   const char* name = "aten::cat.out";
@@ -362,77 +442,24 @@ void cat_out(KernelRuntimeContext& ctx, Args args) {
     PK_FAIL(ctx, name, "needs at least one tensor");
     return;
   }
-  // Validate every entry; entries of shape [0] (legacy empty) are skipped.
   const Tensor* ref = nullptr;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (list[i] == nullptr || !list[i]->isTensor()) {
-      PK_FAIL(ctx, name, "list entry %zu is not a tensor", i);
-      return;
-    }
-    const Tensor& t = list[i]->toTensor();
-    if (!is_computable(t.scalar_type()) || !require_contiguous(ctx, t, name)) {
-      if (ctx.failure_state() == Error::Ok) PK_FAIL(ctx, name, "entry %zu: bad dtype", i);
-      return;
-    }
-    if (!canCast(t.scalar_type(), out->scalar_type())) {
-      PK_FAIL(ctx, name, "entry %zu: cannot write %s into %s", i, toString(t.scalar_type()),
-              toString(out->scalar_type()));
-      return;
-    }
-    if (t.numel() > 0 && t.const_data_ptr() == nullptr) {
-      PK_FAIL(ctx, name, "entry %zu has no data", i);
-      return;
-    }
-    if (t.dim() == 1 && t.size(0) == 0) continue;
-    if (ref == nullptr) ref = &t;
-  }
+  if (!check_cat_entries(ctx, list, *out, name, &ref)) return;
   if (ref == nullptr) {
     // Everything empty: the output is empty too.
     SizesType z[1] = {0};
     if (out->dim() == 1) resize_out(ctx, *out, ArrayRef<SizesType>(z, 1), name);
     return;
   }
-  const int64_t rank = ref->dim();
-  if (rank == 0) {
+  if (ref->dim() == 0) {
     PK_FAIL(ctx, name, "cannot concatenate 0-dim tensors");
     return;
   }
-  if (!norm_dim(ctx, dim, rank, name, &dim)) return;
-  Shape os = shape_of(*ref);
-  os.s[dim] = 0;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const Tensor& t = list[i]->toTensor();
-    if (t.dim() == 1 && t.size(0) == 0) continue;
-    if (t.dim() != rank) {
-      PK_FAIL(ctx, name, "entry %zu has rank %zd, expected %lld", i, static_cast<ssize_t>(t.dim()),
-              static_cast<long long>(rank));
-      return;
-    }
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d != dim && t.sizes()[d] != ref->sizes()[d]) {
-        PK_FAIL(ctx, name, "entry %zu differs in size at dim %lld", i, static_cast<long long>(d));
-        return;
-      }
-    }
-    os.s[dim] += t.sizes()[dim];
+  Shape os;
+  if (!norm_dim(ctx, dim, ref->dim(), name, &dim) ||
+      !cat_out_shape(ctx, list, *ref, dim, name, &os) || !resize_out(ctx, *out, os, name)) {
+    return;
   }
-  if (!resize_out(ctx, *out, os, name)) return;
-  int64_t ostr[kMaxDim];
-  contiguous_strides(os, ostr);
-  int64_t offset = 0;
-  const size_t oes = elementSizeOrZero(out->scalar_type());
-  for (size_t i = 0; i < list.size(); ++i) {
-    const Tensor& t = list[i]->toTensor();
-    if (t.dim() == 1 && t.size(0) == 0) continue;
-    Shape ts = shape_of(t);
-    int64_t tstr[kMaxDim];
-    contiguous_strides(ts, tstr);
-    strided_copy(t.scalar_type(), t.const_data_ptr(), 0, tstr, out->scalar_type(),
-                 static_cast<char*>(out->mutable_data_ptr()) +
-                     offset * ostr[dim] * static_cast<int64_t>(oes),
-                 ostr, ts);
-    offset += t.sizes()[dim];
-  }
+  cat_copy_entries(list, os, dim, *out);
 }
 
 // embedding.out(weight, indices, padding_idx=-1, scale_grad_by_freq=False,

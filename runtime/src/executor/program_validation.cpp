@@ -333,10 +333,8 @@ struct PlanChecker {
     return Error::Ok;
   }
 
-  Error check() const {
-    ET_VALIDATE(plan->name() != nullptr, "Execution plan without a name");
-    ET_VALIDATE(n_values <= kMaxValuesPerMethod, "Method '%s' has %zu values (limit %zu)",
-                plan->name()->c_str(), n_values, kMaxValuesPerMethod);
+  // Planned buffers: sizes, and the optional per-buffer device entries.
+  Error check_buffer_plan() const {
     ET_VALIDATE(elems_aligned(plan->non_const_buffer_sizes()),
                 "Method '%s': non_const_buffer_sizes misaligned", plan->name()->c_str());
     for (uint32_t i = 0; i < vsize(plan->non_const_buffer_sizes()); ++i) {
@@ -363,39 +361,46 @@ struct PlanChecker {
                     int(d->buffer_idx()));
       }
     }
-    for (uint32_t i = 0; i < n_values; ++i) {
-      ET_CHECK_OK_OR_RETURN_ERROR(check_value(i));
-    }
-    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->inputs(), "inputs"));
-    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->outputs(), "outputs"));
+    return Error::Ok;
+  }
+
+  Error check_operators() const {
     for (uint32_t i = 0; i < vsize(plan->operators()); ++i) {
       const auto* op = plan->operators()->Get(i);
       ET_VALIDATE(op->name() != nullptr &&
                       op->name()->size() + vsize(op->overload()) + 2 <= kMaxOperatorNameLength,
                   "Operator %u has no name or a name longer than %zu", i, kMaxOperatorNameLength);
     }
-    for (uint32_t i = 0; i < vsize(plan->delegates()); ++i) {
-      const auto* d = plan->delegates()->Get(i);
-      ET_VALIDATE(d->id() != nullptr && d->processed() != nullptr,
-                  "Delegate %u has no id or no processed data", i);
-      const auto loc = d->processed()->location();
-      const uint32_t idx = d->processed()->index();
-      if (loc == fb::DataLocation::INLINE) {
-        ET_VALIDATE(idx < vsize(prog->backend_delegate_data()) &&
-                        prog->backend_delegate_data()->Get(idx)->data() != nullptr,
-                    "Delegate %u: inline data %u out of range", i, idx);
-      } else if (loc == fb::DataLocation::SEGMENT) {
-        ET_VALIDATE(idx < vsize(prog->segments()),
-                    "Delegate %u: segment %u out of range (%zu segments)", i, idx,
-                    vsize(prog->segments()));
-      } else {
-        ET_VALIDATE(false, "Delegate %u: unknown data location %d", i, int(loc));
-      }
-      for (uint32_t c = 0; c < vsize(d->compile_specs()); ++c) {
-        ET_VALIDATE(d->compile_specs()->Get(c)->key() != nullptr,
-                    "Delegate %u: compile spec %u has no key", i, c);
-      }
+    return Error::Ok;
+  }
+
+  // A delegate's processed data must name an existing inline blob or segment.
+  Error check_delegate(uint32_t i) const {
+    const auto* d = plan->delegates()->Get(i);
+    ET_VALIDATE(d->id() != nullptr && d->processed() != nullptr,
+                "Delegate %u has no id or no processed data", i);
+    const auto loc = d->processed()->location();
+    const uint32_t idx = d->processed()->index();
+    if (loc == fb::DataLocation::INLINE) {
+      ET_VALIDATE(idx < vsize(prog->backend_delegate_data()) &&
+                      prog->backend_delegate_data()->Get(idx)->data() != nullptr,
+                  "Delegate %u: inline data %u out of range", i, idx);
+    } else if (loc == fb::DataLocation::SEGMENT) {
+      ET_VALIDATE(idx < vsize(prog->segments()),
+                  "Delegate %u: segment %u out of range (%zu segments)", i, idx,
+                  vsize(prog->segments()));
+    } else {
+      ET_VALIDATE(false, "Delegate %u: unknown data location %d", i, int(loc));
     }
+    for (uint32_t c = 0; c < vsize(d->compile_specs()); ++c) {
+      ET_VALIDATE(d->compile_specs()->Get(c)->key() != nullptr,
+                  "Delegate %u: compile spec %u has no key", i, c);
+    }
+    return Error::Ok;
+  }
+
+  // Chains: their value lists, the instruction budget, and each instruction.
+  Error check_chains() const {
     size_t total_instr = 0;
     for (uint32_t c = 0; c < vsize(plan->chains()); ++c) {
       const auto* chain = plan->chains()->Get(c);
@@ -410,6 +415,23 @@ struct PlanChecker {
       }
     }
     return Error::Ok;
+  }
+
+  Error check() const {
+    ET_VALIDATE(plan->name() != nullptr, "Execution plan without a name");
+    ET_VALIDATE(n_values <= kMaxValuesPerMethod, "Method '%s' has %zu values (limit %zu)",
+                plan->name()->c_str(), n_values, kMaxValuesPerMethod);
+    ET_CHECK_OK_OR_RETURN_ERROR(check_buffer_plan());
+    for (uint32_t i = 0; i < n_values; ++i) {
+      ET_CHECK_OK_OR_RETURN_ERROR(check_value(i));
+    }
+    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->inputs(), "inputs"));
+    ET_CHECK_OK_OR_RETURN_ERROR(check_index_list(plan->outputs(), "outputs"));
+    ET_CHECK_OK_OR_RETURN_ERROR(check_operators());
+    for (uint32_t i = 0; i < vsize(plan->delegates()); ++i) {
+      ET_CHECK_OK_OR_RETURN_ERROR(check_delegate(i));
+    }
+    return check_chains();
   }
 };
 

@@ -13,6 +13,7 @@ namespace extension {
 
 using ::executorch::ET_RUNTIME_NAMESPACE::Method;
 using ::executorch::ET_RUNTIME_NAMESPACE::MethodMeta;
+using ::executorch::ET_RUNTIME_NAMESPACE::TensorInfo;
 using ::executorch::runtime::Error;
 using ::executorch::runtime::Result;
 using ::executorch::runtime::Span;
@@ -35,6 +36,37 @@ void fill_ones(void* data, size_t numel, ::executorch::aten::ScalarType type) {
       out[i] = internal::convert_element<CT>(1);
     }
   });
+}
+
+// Fills `data` (info.nbytes() bytes) from `source`, or with ones when there
+// is none, and sets it as input i of the method.
+Error fill_and_set_input(Method& method, size_t i, const TensorInfo& info, const char* source,
+                         void* data) {
+  const size_t nbytes = info.nbytes();
+  if (source != nullptr) {
+    if (nbytes != 0) {
+      std::memcpy(data, source, nbytes);
+    }
+  } else {
+    const size_t elem = ::executorch::runtime::elementSizeOrZero(info.scalar_type());
+    if (elem != 0) {
+      fill_ones(data, nbytes / elem, info.scalar_type());
+    }
+  }
+
+  // The TensorImpl only needs to live through set_input: planned inputs are
+  // copied, unplanned ones alias data (owned by the cleanup).
+  auto sizes = info.sizes();
+  auto dim_order = info.dim_order();
+  ::executorch::aten::TensorImpl impl(
+      info.scalar_type(), static_cast<ssize_t>(sizes.size()),
+      const_cast<::executorch::aten::SizesType*>(sizes.data()), data,
+      const_cast<::executorch::aten::DimOrderType*>(dim_order.data()));
+  const Error err = method.set_input(::executorch::aten::Tensor(&impl), i);
+  if (err != Error::Ok) {
+    ET_LOG(Error, "Input %zu rejected by the method (error 0x%x)", i, static_cast<unsigned>(err));
+  }
+  return err;
 }
 
 } // namespace
@@ -92,28 +124,9 @@ Result<BufferCleanup> prepare_input_tensors(
       return fail(Error::MemoryAllocationFailed);
     }
     buffers[num_allocated++] = data;
-    if (!input_buffers.empty()) {
-      if (nbytes != 0) {
-        std::memcpy(data, input_buffers[i].first, nbytes);
-      }
-    } else {
-      const size_t elem = ::executorch::runtime::elementSizeOrZero(info->scalar_type());
-      if (elem != 0) {
-        fill_ones(data, nbytes / elem, info->scalar_type());
-      }
-    }
-
-    // The TensorImpl only needs to live through set_input: planned inputs are
-    // copied, unplanned ones alias data (owned by the cleanup).
-    auto sizes = info->sizes();
-    auto dim_order = info->dim_order();
-    ::executorch::aten::TensorImpl impl(
-        info->scalar_type(), static_cast<ssize_t>(sizes.size()),
-        const_cast<::executorch::aten::SizesType*>(sizes.data()), data,
-        const_cast<::executorch::aten::DimOrderType*>(dim_order.data()));
-    const Error err = method.set_input(::executorch::aten::Tensor(&impl), i);
+    const char* source = input_buffers.empty() ? nullptr : input_buffers[i].first;
+    const Error err = fill_and_set_input(method, i, *info, source, data);
     if (err != Error::Ok) {
-      ET_LOG(Error, "Input %zu rejected by the method (error 0x%x)", i, static_cast<unsigned>(err));
       return fail(err);
     }
   }

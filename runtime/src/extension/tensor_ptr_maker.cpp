@@ -37,6 +37,20 @@ void fill_with(const TensorPtr& t, Gen&& gen) {
   });
 }
 
+// A new tensor filled with draws from `dist` on the shared engine.
+template <typename Distribution>
+TensorPtr random_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
+                         ScalarType type, TensorShapeDynamism dynamism, Distribution dist) {
+  auto t = empty_strided(std::move(sizes), std::move(strides), type, dynamism);
+  std::unique_lock<std::mutex> lock;
+  auto& engine = random_engine(lock);
+  fill_with(t, [&](auto tag) {
+    using CT = decltype(tag);
+    return internal::convert_element<CT>(dist(engine));
+  });
+  return t;
+}
+
 } // namespace
 
 TensorPtr empty_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
@@ -66,28 +80,14 @@ TensorPtr full_strided(std::vector<SizesType> sizes, std::vector<StridesType> st
 
 TensorPtr rand_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
                        ScalarType type, TensorShapeDynamism dynamism) {
-  auto t = empty_strided(std::move(sizes), std::move(strides), type, dynamism);
-  std::unique_lock<std::mutex> lock;
-  auto& engine = random_engine(lock);
-  std::uniform_real_distribution<double> dist(0.0, 1.0);
-  fill_with(t, [&](auto tag) {
-    using CT = decltype(tag);
-    return internal::convert_element<CT>(dist(engine));
-  });
-  return t;
+  return random_strided(std::move(sizes), std::move(strides), type, dynamism,
+                        std::uniform_real_distribution<double>(0.0, 1.0));
 }
 
 TensorPtr randn_strided(std::vector<SizesType> sizes, std::vector<StridesType> strides,
                         ScalarType type, TensorShapeDynamism dynamism) {
-  auto t = empty_strided(std::move(sizes), std::move(strides), type, dynamism);
-  std::unique_lock<std::mutex> lock;
-  auto& engine = random_engine(lock);
-  std::normal_distribution<double> dist(0.0, 1.0);
-  fill_with(t, [&](auto tag) {
-    using CT = decltype(tag);
-    return internal::convert_element<CT>(dist(engine));
-  });
-  return t;
+  return random_strided(std::move(sizes), std::move(strides), type, dynamism,
+                        std::normal_distribution<double>(0.0, 1.0));
 }
 
 TensorPtr randint_strided(int64_t low, int64_t high, std::vector<SizesType> sizes,
@@ -95,15 +95,8 @@ TensorPtr randint_strided(int64_t low, int64_t high, std::vector<SizesType> size
                           TensorShapeDynamism dynamism) {
   ET_CHECK_MSG(low < high, "randint: empty range [%lld, %lld)", static_cast<long long>(low),
                static_cast<long long>(high));
-  auto t = empty_strided(std::move(sizes), std::move(strides), type, dynamism);
-  std::unique_lock<std::mutex> lock;
-  auto& engine = random_engine(lock);
-  std::uniform_int_distribution<int64_t> dist(low, high - 1);
-  fill_with(t, [&](auto tag) {
-    using CT = decltype(tag);
-    return internal::convert_element<CT>(dist(engine));
-  });
-  return t;
+  return random_strided(std::move(sizes), std::move(strides), type, dynamism,
+                        std::uniform_int_distribution<int64_t>(low, high - 1));
 }
 
 } // namespace extension

@@ -62,34 +62,20 @@ inline uint16_t round_to_nearest_even(float src) { return float_to_bf16_bits(src
 
 namespace std {
 template <>
-class numeric_limits<::executorch::runtime::etensor::BFloat16> {
+class numeric_limits<::executorch::runtime::etensor::BFloat16>
+    : public ::executorch::runtime::etensor::internal::ReducedFloatLimitsBase<
+          ::executorch::runtime::etensor::BFloat16> {
   using B = ::executorch::runtime::etensor::BFloat16;
-  static constexpr B bits(uint16_t b) { return B(b, B::from_bits()); }
 
  public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr auto has_denorm = numeric_limits<float>::has_denorm;
-  static constexpr auto has_denorm_loss = numeric_limits<float>::has_denorm_loss;
-  static constexpr auto round_style = numeric_limits<float>::round_style;
   static constexpr bool is_iec559 = false;
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
   static constexpr int digits = 8;
   static constexpr int digits10 = 2;
   static constexpr int max_digits10 = 4;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -125;
   static constexpr int min_exponent10 = -37;
   static constexpr int max_exponent = 128;
   static constexpr int max_exponent10 = 38;
-  static constexpr auto traps = numeric_limits<float>::traps;
-  static constexpr auto tinyness_before = numeric_limits<float>::tinyness_before;
   static constexpr B min() { return bits(0x0080); }
   static constexpr B lowest() { return bits(0xFF7F); }
   static constexpr B max() { return bits(0x7F7F); }
@@ -98,7 +84,6 @@ class numeric_limits<::executorch::runtime::etensor::BFloat16> {
   static constexpr B infinity() { return bits(0x7F80); }
   static constexpr B quiet_NaN() { return bits(0x7FC0); }
   static constexpr B signaling_NaN() { return bits(0x7FA0); }
-  static constexpr B denorm_min() { return bits(0x0001); }
 };
 } // namespace std
 

@@ -115,34 +115,20 @@ inline uint16_t fp16_ieee_from_fp32_value(float f) { return float_to_half_bits(f
 
 namespace std {
 template <>
-class numeric_limits<::executorch::runtime::etensor::Half> {
+class numeric_limits<::executorch::runtime::etensor::Half>
+    : public ::executorch::runtime::etensor::internal::ReducedFloatLimitsBase<
+          ::executorch::runtime::etensor::Half> {
   using H = ::executorch::runtime::etensor::Half;
-  static constexpr H bits(uint16_t b) { return H(b, H::from_bits()); }
 
  public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr auto has_denorm = numeric_limits<float>::has_denorm;
-  static constexpr auto has_denorm_loss = numeric_limits<float>::has_denorm_loss;
-  static constexpr auto round_style = numeric_limits<float>::round_style;
   static constexpr bool is_iec559 = true;
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
   static constexpr int digits = 11;
   static constexpr int digits10 = 3;
   static constexpr int max_digits10 = 5;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -13;
   static constexpr int min_exponent10 = -4;
   static constexpr int max_exponent = 16;
   static constexpr int max_exponent10 = 4;
-  static constexpr auto traps = numeric_limits<float>::traps;
-  static constexpr auto tinyness_before = numeric_limits<float>::tinyness_before;
   static constexpr H min() { return bits(0x0400); }
   static constexpr H lowest() { return bits(0xFBFF); }
   static constexpr H max() { return bits(0x7BFF); }
@@ -151,7 +137,6 @@ class numeric_limits<::executorch::runtime::etensor::Half> {
   static constexpr H infinity() { return bits(0x7C00); }
   static constexpr H quiet_NaN() { return bits(0x7E00); }
   static constexpr H signaling_NaN() { return bits(0x7D00); }
-  static constexpr H denorm_min() { return bits(0x0001); }
 };
 } // namespace std
 

@@ -4,9 +4,11 @@
 // Compound assignment works on the 16-bit type and on a float accumulator.
 // Comparisons go through the implicit conversion to float.
 // Internal: half.h and bfloat16.h each instantiate it once for their type.
+// Also the std::numeric_limits members the two formats share.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #define ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(T)                                 \
   inline T operator+(const T& a, const T& b) { return T(float(a) + float(b)); } \
@@ -48,3 +50,40 @@
   inline T operator-(I a, T b) { return T(static_cast<float>(a)) - b; } \
   inline T operator*(I a, T b) { return T(static_cast<float>(a)) * b; } \
   inline T operator/(I a, T b) { return T(static_cast<float>(a)) / b; }
+
+namespace executorch {
+namespace runtime {
+namespace etensor {
+namespace internal {
+
+// The std::numeric_limits members Half and BFloat16 have in common (signed,
+// binary, with infinities and NaNs, rounding and traps as float). Each
+// specialization adds its format's precision, exponent range and values.
+template <typename T>
+class ReducedFloatLimitsBase {
+ protected:
+  static constexpr T bits(uint16_t b) { return T(b, T::from_bits()); }
+
+ public:
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr auto has_denorm = std::numeric_limits<float>::has_denorm;
+  static constexpr auto has_denorm_loss = std::numeric_limits<float>::has_denorm_loss;
+  static constexpr auto round_style = std::numeric_limits<float>::round_style;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int radix = 2;
+  static constexpr auto traps = std::numeric_limits<float>::traps;
+  static constexpr auto tinyness_before = std::numeric_limits<float>::tinyness_before;
+  static constexpr T denorm_min() { return bits(0x0001); }
+};
+
+} // namespace internal
+} // namespace etensor
+} // namespace runtime
+} // namespace executorch
