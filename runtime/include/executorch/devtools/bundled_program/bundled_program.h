@@ -33,7 +33,7 @@ using ::executorch::ET_RUNTIME_NAMESPACE::Method;
 // program or a value cannot be set; InvalidArgument when no suite names the
 // method, the index is out of range or the input count differs;
 // InvalidProgram when the file is malformed.
-EXECUTORCH_API ET_NODISCARD ::executorch::runtime::Error load_bundled_input(
+ET_NODISCARD EXECUTORCH_API ::executorch::runtime::Error load_bundled_input(
     Method& method, SerializedBundledProgram* bundled_program_ptr, size_t testset_idx);
 
 // Compares the outputs of the last run of `method` with the expected outputs
@@ -41,7 +41,7 @@ EXECUTORCH_API ET_NODISCARD ::executorch::runtime::Error load_bundled_input(
 // atol + rtol * |actual| (NaN matches NaN, an infinity the same infinity),
 // anything else bit for bit. NotFound when an output differs; the other
 // errors as load_bundled_input.
-EXECUTORCH_API ET_NODISCARD ::executorch::runtime::Error verify_method_outputs(
+ET_NODISCARD EXECUTORCH_API ::executorch::runtime::Error verify_method_outputs(
     Method& method, SerializedBundledProgram* bundled_program_ptr, size_t testset_idx,
     double rtol = 1e-5, double atol = 1e-8);
 
@@ -49,7 +49,7 @@ EXECUTORCH_API ET_NODISCARD ::executorch::runtime::Error verify_method_outputs(
 // the bundled program of `file_data_len` bytes at `file_data` (the bytes
 // Program::load can read). NotSupported when the bytes are not a bundled
 // program, InvalidProgram when they are a malformed one.
-EXECUTORCH_API ET_NODISCARD ::executorch::runtime::Error get_program_data(
+ET_NODISCARD EXECUTORCH_API ::executorch::runtime::Error get_program_data(
     void* file_data, size_t file_data_len, const void** out_program_data,
     size_t* out_program_data_len);
 
