@@ -210,6 +210,8 @@ step_done
 
 step "purge and check that nothing is left"
 in_root dpkg --purge "${pkgs[@]}" cuda-cudart-13-0 libcublas-13-0 > /dev/null
+# Dependencies apt pulled in (libsentencepiece0 for executorch-tools) go too.
+in_root apt-get autoremove --purge -y -qq > /dev/null
 snapshot > "$work/after.txt"
 if ! diff -u "$work/before.txt" "$work/after.txt"; then
   echo "files left behind after purge (above)"; exit 1
