@@ -99,14 +99,25 @@ struct Row {
     }                                                                 \
   } while (0)
 
-void summarize(Row& row, const std::vector<double>& wall, const std::vector<double>& gpu,
-               const std::vector<double>& over, const std::vector<double>& call) {
-  row.runs = int(wall.size());
-  row.med_us = pct(wall, 0.5);
-  row.p99_us = pct(wall, 0.99);
-  row.gpu_med_us = pct(gpu, 0.5);
-  row.overhead_med_us = pct(over, 0.5);
-  row.call_med_us = pct(call, 0.5);
+// Per-run timings after the warm-up: wall clock, CUDA-event time, their
+// difference and how long the timed call took to return.
+struct Samples {
+  std::vector<double> wall, gpu, over, call;
+  void add(double wall_us, float gpu_ms, double call_us) {
+    wall.push_back(wall_us);
+    gpu.push_back(double(gpu_ms) * 1e3);
+    over.push_back(wall_us - double(gpu_ms) * 1e3);
+    call.push_back(call_us);
+  }
+};
+
+void summarize(Row& row, const Samples& s) {
+  row.runs = int(s.wall.size());
+  row.med_us = pct(s.wall, 0.5);
+  row.p99_us = pct(s.wall, 0.99);
+  row.gpu_med_us = pct(s.gpu, 0.5);
+  row.overhead_med_us = pct(s.over, 0.5);
+  row.call_med_us = pct(s.call, 0.5);
   row.ok = true;
 }
 
@@ -116,7 +127,7 @@ Row bench_floor(int warmup, int runs, cudaStream_t stream) {
   cudaEvent_t ev0, ev1;
   CU(cudaEventCreate(&ev0));
   CU(cudaEventCreate(&ev1));
-  std::vector<double> wall, gpu, over, call;
+  Samples samples;
   for (int it = 0; it < warmup + runs; ++it) {
     const auto w0 = Clock::now();
     CU(cudaEventRecord(ev0, stream));
@@ -126,15 +137,12 @@ Row bench_floor(int warmup, int runs, cudaStream_t stream) {
     float g_ms = 0;
     CU(cudaEventElapsedTime(&g_ms, ev0, ev1));
     if (it >= warmup) {
-      wall.push_back(w_us);
-      gpu.push_back(double(g_ms) * 1e3);
-      over.push_back(w_us - double(g_ms) * 1e3);
-      call.push_back(0);
+      samples.add(w_us, g_ms, 0);
     }
   }
   cudaEventDestroy(ev0);
   cudaEventDestroy(ev1);
-  summarize(row, wall, gpu, over, call);
+  summarize(row, samples);
   return row;
 }
 
@@ -206,8 +214,7 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
   cudaEvent_t ev0, ev1;
   CU(cudaEventCreate(&ev0));
   CU(cudaEventCreate(&ev1));
-  std::vector<double> wall, gpu, over, call;
-  wall.reserve(size_t(runs));
+  Samples samples;
   for (int it = 0; it < warmup + runs; ++it) {
     auto w0 = Clock::now();
     double call_us = 0;
@@ -233,16 +240,13 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     float g_ms = 0;
     CU(cudaEventElapsedTime(&g_ms, ev0, ev1));
     if (it >= warmup) {
-      wall.push_back(w_us);
-      gpu.push_back(double(g_ms) * 1e3);
-      over.push_back(w_us - double(g_ms) * 1e3);
-      call.push_back(call_us);
+      samples.add(w_us, g_ms, call_us);
     }
   }
   cudaEventDestroy(ev0);
   cudaEventDestroy(ev1);
   if (!row.error.empty()) return row;
-  summarize(row, wall, gpu, over, call);
+  summarize(row, samples);
   return row;
 }
 
@@ -318,7 +322,7 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
   cudaEvent_t ev0, ev1;
   CU(cudaEventCreate(&ev0));
   CU(cudaEventCreate(&ev1));
-  std::vector<double> wall, gpu, over, call;
+  Samples samples;
   for (int it = 0; it < warmup + runs && row.error.empty(); ++it) {
     rt::BackendExecutionContext ctx;
     const auto w0 = Clock::now();
@@ -339,16 +343,13 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
     if (e != Error::Ok) {
       row.error = "execute error " + std::to_string(unsigned(e)) + " at run " + std::to_string(it);
     } else if (it >= warmup) {
-      wall.push_back(w_us);
-      gpu.push_back(double(g_ms) * 1e3);
-      over.push_back(w_us - double(g_ms) * 1e3);
-      call.push_back(call_us);
+      samples.add(w_us, g_ms, call_us);
     }
   }
   cudaEventDestroy(ev0);
   cudaEventDestroy(ev1);
   be->destroy(*handle);
-  if (row.error.empty()) summarize(row, wall, gpu, over, call);
+  if (row.error.empty()) summarize(row, samples);
   return row;
 }
 
