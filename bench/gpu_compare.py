@@ -17,6 +17,11 @@ upstream's exporter: model.pte + aoti_cuda_blob.ptd + calls.txt) and each of
              and from pinned host memory
   aoti_shim  the program's own AOTInductor .so driven through torch's
              aoti_torch_* shim via ctypes (device I/O), in a child process
+  ours_device our CudaBackend alone on the same program, inputs and outputs
+             in device memory (bench/gpu_bench --device-io): execute +
+             synchronize per iteration, the span aoti_shim times (single-
+             method programs only; aoti_shim's time also holds its ctypes
+             calls, a few us of Python per execute)
 and once per round a cold start of each runtime: process start to exit
 after the first execute and its output (--iterations 1).
 Each cell: the round's median over N iterations; reported: the median of the
@@ -111,6 +116,45 @@ def run_ours(build, d, method, iters, graph=False):
     except Exception:  # noqa: BLE001 - report what the run said
         tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
         return {"error": f"rc {p.returncode}: {' | '.join(tail)[:300]}"}
+
+
+def gpu_bench_dir(d, method):
+    """A directory in gpu_bench's fixture layout (model.pte, the .ptd,
+    input<i>.bin, float32 output<i>.bin) made of links to the corpus files."""
+    import tempfile
+    import torch
+    call = bench_call(d, method)
+    g = tempfile.mkdtemp(prefix="gpu_compare_")
+    os.symlink(os.path.abspath(os.path.join(d, "model.pte")), os.path.join(g, "model.pte"))
+    for p in ptds(d):
+        os.symlink(os.path.abspath(p), os.path.join(g, os.path.basename(p)))
+    for i, (_, _, f) in enumerate(call[1]):
+        os.symlink(os.path.abspath(os.path.join(d, f)), os.path.join(g, f"input{i}.bin"))
+    for i, spec in enumerate(call[2]):  # the loader wants float32 references
+        ref = load_tensor(torch, d, spec).float().contiguous().numpy().tobytes()
+        open(os.path.join(g, f"output{i}.bin"), "wb").write(ref)
+    return g
+
+
+def run_ours_device(build, d, method, iters):
+    if len(parse_calls(d)) != 1 or method != "forward":
+        return {"error": "gpu_bench drives single-method programs only"}
+    import shutil
+    g = gpu_bench_dir(d, method)
+    csv = os.path.join(g, "rows.csv")
+    exe = os.path.join(build, "bench", "gpu_bench")
+    try:
+        p = subprocess.run([exe, "--runs", str(iters), "--warmup", "20", "--device-io", "--csv",
+                            csv, g], capture_output=True, text=True, timeout=300)
+        rows = [ln.split(",") for ln in open(csv).read().splitlines()]
+        col = rows[0].index("med_us")
+        row = next(r for r in rows[1:] if r[0].endswith("@device"))
+        return {"med": float(row[col])}
+    except Exception as e:  # noqa: BLE001 - report what the run said
+        tail = (p.stderr or p.stdout).strip().splitlines()[-3:] if "p" in locals() else [str(e)]
+        return {"error": f"{type(e).__name__}: {' | '.join(tail)[:300]}"}
+    finally:
+        shutil.rmtree(g, ignore_errors=True)
 
 
 # ------------------------------------------------------------ PyTorch side
@@ -292,6 +336,7 @@ def summarize(rounds):
     out = {k: {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
            for k, v in cols.items()}
     pairs = [("ours", "upstream"), ("ours", "torch_eager_io"), ("ours", "aoti_shim"),
+             ("ours_device", "aoti_shim"),
              ("ours_graph", "torch_graph_io_pageable"), ("ours_graph", "torch_graph_io_pinned"),
              ("ours_cold", "upstream_cold")]
     ratios = {}
@@ -311,6 +356,7 @@ def one_round(a, d, name, method, torch_side):
     if torch_side is not None:
         r.update(torch_side.measure(a.iters))
     r["aoti_shim"] = run_aoti(d, method, a.iters)
+    r["ours_device"] = run_ours_device(a.ours, d, method, a.iters)
     cold_up = run_upstream(a.upstream, d, method, 1)
     cold_ours = run_ours(a.ours, d, method, 1)
     if "wall_ms" in cold_up:
