@@ -2,6 +2,7 @@
 # Sanitizer stage: the runtime, kernels, tools and cuda suites under
 # AddressSanitizer + UndefinedBehaviorSanitizer (g++, build-asan), then the
 # concurrency test under ThreadSanitizer (build-tsan). Prints its time.
+# The ASan build is -O0 (see below); TSan keeps the default optimization.
 # The packaging and consumer suites are left out: they test installed
 # artifacts, not sanitized code.
 set -euo pipefail
@@ -19,12 +20,14 @@ suites_of() {
 }
 
 echo "== ASan+UBSan build (build-asan)"
+# -O0: with ASan+UBSan, g++ compiles the GoogleTest files about 5x faster
+# than at the default -O2 (tensor_util_test.cpp: 5.7 s against 33.8 s) and
+# the sanitized suites still run in minutes; -O2 warnings are stage 1's.
+asan_opts=("-Db_sanitize=address,undefined" -Db_lundef=false -Dwerror=true -Doptimization=0)
 if [ -f build-asan/build.ninja ]; then
-  meson setup --reconfigure build-asan -Db_sanitize=address,undefined \
-    -Db_lundef=false -Dwerror=true >/dev/null
+  meson setup --reconfigure build-asan "${asan_opts[@]}" >/dev/null
 else
-  meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dwerror=true >/dev/null
+  meson setup build-asan "${asan_opts[@]}" >/dev/null
 fi
 ninja -C build-asan -j"$jobs"
 args=()
