@@ -86,8 +86,16 @@ inline bool load_fixture(Fixture& fx) {
   auto* plan = prog->execution_plan()->Get(0);
   auto* del = plan->delegates()->Get(0);
   EXPECT(del->id()->str() == "CudaBackend", "delegate id %s", del->id()->c_str());
-  auto* inl = prog->backend_delegate_data()->Get(del->processed()->index())->data();
-  fx.processed.assign(inl->begin(), inl->end());
+  // Our exporter stores the processed bytes inline, upstream's in a segment.
+  const auto* where = del->processed();
+  if (where->location() == executorch_flatbuffer::DataLocation::SEGMENT) {
+    const auto* seg = prog->segments()->Get(where->index());
+    const uint8_t* p = b + seg_base + seg->offset();
+    fx.processed.assign(p, p + seg->size());
+  } else {
+    auto* inl = prog->backend_delegate_data()->Get(where->index())->data();
+    fx.processed.assign(inl->begin(), inl->end());
+  }
   for (auto* cs : *del->compile_specs()) {
     fx.specs.emplace_back(cs->key()->str(),
                           std::vector<uint8_t>(cs->value()->begin(), cs->value()->end()));
