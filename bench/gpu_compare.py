@@ -149,9 +149,12 @@ def run_ours_device(build, d, method, iters):
         rows = [ln.split(",") for ln in open(csv).read().splitlines()]
         col = rows[0].index("med_us")
         row = next(r for r in rows[1:] if r[0].endswith("@device"))
+        if row[rows[0].index("ok")] != "1":
+            raise RuntimeError("the @device row failed")
         return {"med": float(row[col])}
     except Exception as e:  # noqa: BLE001 - report what the run said
-        tail = (p.stderr or p.stdout).strip().splitlines()[-3:] if "p" in locals() else [str(e)]
+        tail = ((p.stdout + p.stderr).strip().splitlines()[-3:] if "p" in locals() else [])
+        tail.append(str(e))
         return {"error": f"{type(e).__name__}: {' | '.join(tail)[:300]}"}
     finally:
         shutil.rmtree(g, ignore_errors=True)

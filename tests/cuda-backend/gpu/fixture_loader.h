@@ -110,6 +110,11 @@ inline bool load_fixture(Fixture& fx) {
   std::vector<uint8_t> ptd = read_file(fx.dir + "/aoti_cuda_blob.ptd");
   if (ptd.size() >= 48 && std::memcmp(ptd.data() + 8, "FH01", 4) == 0) {
     uint64_t fb_off = rd64(ptd.data() + 16), sb = rd64(ptd.data() + 32);
+    // The FlatBuffer stands alone at fb_off (our exporter) or is the file's
+    // own prefix with the header inside it (upstream's).
+    if (fb_off + 8 > ptd.size() || std::memcmp(ptd.data() + fb_off + 4, "FT01", 4) != 0) {
+      fb_off = 0;
+    }
     auto* ft = flat_tensor_flatbuffer::GetFlatTensor(ptd.data() + fb_off);
     if (ft->named_data()) {
       for (auto* nd : *ft->named_data()) {
