@@ -27,7 +27,6 @@ so they are the fixtures' weights). Usage:
 """
 import argparse
 import csv
-import ctypes
 import hashlib
 import json
 import os
@@ -108,84 +107,31 @@ class CudaArray:
 
 def aoti_child(d, warmup, runs):
     import torch
+    from aoti_shim_driver import Container, load_torch_shim
     meta = json.load(open(os.path.join(d, "meta.json")))
-    libdir = os.path.join(os.path.dirname(torch.__file__), "lib")
-    for lib in ("libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so"):
-        p = os.path.join(libdir, lib)
-        if os.path.exists(p):
-            ctypes.CDLL(p, mode=ctypes.RTLD_GLOBAL)
-    shim = ctypes.CDLL(os.path.join(libdir, "libtorch_cuda.so"))
+    shim = load_torch_shim(torch)
     so = extract_so(open(os.path.join(d, "model.pte"), "rb").read(), meta["so_key"])
     ptd_path = os.path.join(d, "aoti_cuda_blob.ptd")
     weights = extract_weights(open(ptd_path, "rb").read() if os.path.exists(ptd_path) else b"",
                               meta["weights_key"])
-    so_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"aoti_bench_{os.getpid()}.so")
-    with open(so_path, "wb") as f:
-        f.write(so)
     torch.cuda.init()
     torch.zeros(1, device="cuda")
-    t0 = time.perf_counter()
-    lib = ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)
-    os.unlink(so_path)
-    h = ctypes.c_void_p()
-    if lib.AOTInductorModelContainerCreateWithDevice(ctypes.byref(h), ctypes.c_size_t(1),
-                                                     b"cuda", None) != 0:
-        raise RuntimeError("AOTInductorModelContainerCreateWithDevice failed")
-    wbuf = ctypes.create_string_buffer(weights, len(weights)) if weights else None
-    if wbuf is not None and lib.AOTInductorModelUpdateConstantsFromBlob(h, wbuf) != 0:
-        raise RuntimeError("AOTInductorModelUpdateConstantsFromBlob failed")
-    torch.cuda.synchronize()
-    init_ms = (time.perf_counter() - t0) * 1e3
-    n_in, n_out = ctypes.c_size_t(), ctypes.c_size_t()
-    lib.AOTInductorModelContainerGetNumInputs(h, ctypes.byref(n_in))
-    lib.AOTInductorModelContainerGetNumOutputs(h, ctypes.byref(n_out))
     xs = [x.cuda() for x in load_input(torch, d, meta)]
-    dt = {torch.float32: shim.aoti_torch_dtype_float32(),
-          torch.bfloat16: shim.aoti_torch_dtype_bfloat16()}
-    dev = shim.aoti_torch_device_type_cuda()
-    shim.aoti_torch_create_tensor_from_blob.argtypes = [
-        ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
-        ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p]
-    shim.aoti_torch_delete_tensor_object.argtypes = [ctypes.c_void_p]
-    shim.aoti_torch_get_data_ptr.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-    lib.AOTInductorModelContainerRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
-                                                 ctypes.c_void_p, ctypes.c_size_t,
-                                                 ctypes.c_void_p, ctypes.c_void_p]
-    shapes = [((ctypes.c_int64 * x.dim())(*x.shape), (ctypes.c_int64 * x.dim())(*x.stride()))
-              for x in xs]
-    ins = (ctypes.c_void_p * n_in.value)()
-    outs = (ctypes.c_void_p * n_out.value)()
-    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-
-    def run(keep=False):
-        for i, x in enumerate(xs):  # Run steals the input handles
-            if shim.aoti_torch_create_tensor_from_blob(
-                    ctypes.c_void_p(x.data_ptr()), x.dim(), shapes[i][0], shapes[i][1], 0,
-                    dt[x.dtype], dev, 0, ctypes.byref(ins, i * 8)) != 0:
-                raise RuntimeError("aoti_torch_create_tensor_from_blob failed")
-        if lib.AOTInductorModelContainerRun(h, ins, n_in, outs, n_out, stream, None) != 0:
-            raise RuntimeError("AOTInductorModelContainerRun failed")
-        if keep:
-            return
-        for j in range(n_out.value):
-            shim.aoti_torch_delete_tensor_object(outs[j])
-
+    model = Container(torch, shim, so, weights, xs)
     # Correctness against the fixture's reference output.
-    run(keep=True)
+    model.run(keep=True)
     torch.cuda.synchronize()
     o = meta["outputs"][0]
-    ptr = ctypes.c_void_p()
-    shim.aoti_torch_get_data_ptr(outs[0], ctypes.byref(ptr))
     odt = getattr(torch, o["dtype"])
-    got = torch.as_tensor(CudaArray(ptr.value, o["sizes"], "<f4" if odt == torch.float32 else "<i2"),
+    got = torch.as_tensor(CudaArray(model.output_ptr(0), o["sizes"],
+                                    "<f4" if odt == torch.float32 else "<i2"),
                           device="cuda").view(odt).float().cpu()
-    for j in range(n_out.value):
-        shim.aoti_torch_delete_tensor_object(outs[j])
+    model.drop_outputs()
     ref = torch.frombuffer(bytearray(open(os.path.join(d, o["file"]), "rb").read()),
                            dtype=torch.float32).reshape(o["sizes"])
     err = float((got - ref).abs().max() / (ref.abs().max() + 1e-12))
-    res = timed(run, torch.cuda.synchronize, warmup, runs)
-    res.update({"init_ms": init_ms, "err": err})
+    res = timed(model.run, torch.cuda.synchronize, warmup, runs)
+    res.update({"init_ms": model.init_ms, "err": err})
     print("AOTI_RESULT " + json.dumps(res), flush=True)
 
 

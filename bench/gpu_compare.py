@@ -33,7 +33,6 @@ the JSON files in bench/results/ into RESULTS.md's GPU tables.
                  [--rounds 7] [--iters 300] --json OUT.json
 """
 import argparse
-import ctypes
 import json
 import os
 import re
@@ -253,63 +252,18 @@ def ptd_segment(ptd):
 
 def aoti_child(d, method, iters):
     import torch
-    libdir = os.path.join(os.path.dirname(torch.__file__), "lib")
-    for lib in ("libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so"):
-        if os.path.exists(os.path.join(libdir, lib)):
-            ctypes.CDLL(os.path.join(libdir, lib), mode=ctypes.RTLD_GLOBAL)
-    shim = ctypes.CDLL(os.path.join(libdir, "libtorch_cuda.so"))
+    from aoti_shim_driver import Container, load_torch_shim
+    shim = load_torch_shim(torch)
     sos = elf_blobs(open(os.path.join(d, "model.pte"), "rb").read())
     if len(sos) != 1:
         raise RuntimeError(f"{len(sos)} .so blobs in model.pte: only one-delegate programs")
     weights = ptd_segment(open(ptds(d)[0], "rb").read())
-    so_path = f"/tmp/aoti_cmp_{os.getpid()}.so"
-    open(so_path, "wb").write(sos[0])
     torch.zeros(1, device="cuda")
-    lib = ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)
-    os.unlink(so_path)
-    h = ctypes.c_void_p()
-    if lib.AOTInductorModelContainerCreateWithDevice(ctypes.byref(h), ctypes.c_size_t(1),
-                                                     b"cuda", None) != 0:
-        raise RuntimeError("AOTInductorModelContainerCreateWithDevice failed")
-    wbuf = ctypes.create_string_buffer(weights, len(weights))
-    if lib.AOTInductorModelUpdateConstantsFromBlob(h, wbuf) != 0:
-        raise RuntimeError("AOTInductorModelUpdateConstantsFromBlob failed")
-    n_in, n_out = ctypes.c_size_t(), ctypes.c_size_t()
-    lib.AOTInductorModelContainerGetNumInputs(h, ctypes.byref(n_in))
-    lib.AOTInductorModelContainerGetNumOutputs(h, ctypes.byref(n_out))
     xs = [load_tensor(torch, d, s).cuda() for s in bench_call(d, method)[1]]
-    codes = {torch.float32: shim.aoti_torch_dtype_float32(),
-             torch.bfloat16: shim.aoti_torch_dtype_bfloat16(),
-             torch.float16: shim.aoti_torch_dtype_float16(),
-             torch.int64: shim.aoti_torch_dtype_int64()}
-    dev = shim.aoti_torch_device_type_cuda()
-    shim.aoti_torch_create_tensor_from_blob.argtypes = [
-        ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
-        ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p]
-    shim.aoti_torch_delete_tensor_object.argtypes = [ctypes.c_void_p]
-    lib.AOTInductorModelContainerRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
-                                                 ctypes.c_void_p, ctypes.c_size_t,
-                                                 ctypes.c_void_p, ctypes.c_void_p]
-    shapes = [((ctypes.c_int64 * x.dim())(*x.shape), (ctypes.c_int64 * x.dim())(*x.stride()))
-              for x in xs]
-    ins = (ctypes.c_void_p * n_in.value)()
-    outs = (ctypes.c_void_p * n_out.value)()
-    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-
-    def run():
-        for i, x in enumerate(xs):  # Run takes ownership of the input handles
-            if shim.aoti_torch_create_tensor_from_blob(
-                    ctypes.c_void_p(x.data_ptr()), x.dim(), shapes[i][0], shapes[i][1], 0,
-                    codes[x.dtype], dev, 0, ctypes.byref(ins, i * 8)) != 0:
-                raise RuntimeError("aoti_torch_create_tensor_from_blob failed")
-        if lib.AOTInductorModelContainerRun(h, ins, n_in, outs, n_out, stream, None) != 0:
-            raise RuntimeError("AOTInductorModelContainerRun failed")
-        for j in range(n_out.value):
-            shim.aoti_torch_delete_tensor_object(outs[j])
-
+    model = Container(torch, shim, sos[0], weights, xs)
     for _ in range(20):
-        run()
-    print("AOTI_RESULT " + json.dumps({"med": timed(run, torch.cuda.synchronize, iters)}),
+        model.run()
+    print("AOTI_RESULT " + json.dumps({"med": timed(model.run, torch.cuda.synchronize, iters)}),
           flush=True)
 
 
