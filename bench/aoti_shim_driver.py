@@ -5,7 +5,10 @@ PyTorch's own AOTI loaders crash on the GPU host, hence ctypes; each call
 costs a little Python time, which lands on PyTorch's side of the ratio.
 """
 import ctypes
+import json
 import os
+import subprocess
+import sys
 import time
 
 
@@ -92,3 +95,29 @@ class Container:
     def drop_outputs(self):
         for j in range(self.n_out.value):
             self.shim.aoti_torch_delete_tensor_object(self.outs[j])
+
+
+# The driver runs in a child process (a crash of the .so or of torch's
+# loaders then costs one column, not the run): the child prints one result
+# line, the parent reads it.
+RESULT_TAG = "AOTI_RESULT "
+
+
+def report(result):
+    """In the child: hand `result` (a dict) to the parent."""
+    print(RESULT_TAG + json.dumps(result), flush=True)
+
+
+def run_child(script, args, timeout=240):
+    """In the parent: `python3 script --aoti-child ARGS...`; its result, or
+    {"error": ...} saying what went wrong."""
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(script), "--aoti-child", *args],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": "timeout"}
+    for line in p.stdout.splitlines():
+        if line.startswith(RESULT_TAG):
+            return json.loads(line[len(RESULT_TAG):])
+    tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+    return {"error": f"rc {p.returncode}: {tail[:200]}"}

@@ -31,13 +31,14 @@ import hashlib
 import json
 import os
 import struct
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
+
+from aoti_shim_driver import Container, load_torch_shim, report, run_child  # noqa: E402
 
 
 def pct(v, p):
@@ -107,7 +108,6 @@ class CudaArray:
 
 def aoti_child(d, warmup, runs):
     import torch
-    from aoti_shim_driver import Container, load_torch_shim
     meta = json.load(open(os.path.join(d, "meta.json")))
     shim = load_torch_shim(torch)
     so = extract_so(open(os.path.join(d, "model.pte"), "rb").read(), meta["so_key"])
@@ -132,21 +132,11 @@ def aoti_child(d, warmup, runs):
     err = float((got - ref).abs().max() / (ref.abs().max() + 1e-12))
     res = timed(model.run, torch.cuda.synchronize, warmup, runs)
     res.update({"init_ms": model.init_ms, "err": err})
-    print("AOTI_RESULT " + json.dumps(res), flush=True)
+    report(res)
 
 
 def aoti(d, warmup, runs):
-    try:
-        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--aoti-child", d,
-                            "--warmup", str(warmup), "--runs", str(runs)],
-                           capture_output=True, text=True, timeout=240)
-    except subprocess.TimeoutExpired:
-        return {"error": "timeout"}
-    for line in p.stdout.splitlines():
-        if line.startswith("AOTI_RESULT "):
-            return json.loads(line[len("AOTI_RESULT "):])
-    tail = (p.stderr.strip().splitlines() or ["?"])[-1]
-    return {"error": f"rc {p.returncode}: {tail[:160]}"}
+    return run_child(__file__, [d, "--warmup", str(warmup), "--runs", str(runs)])
 
 
 # ------------------------------------------------------------ eager / graph

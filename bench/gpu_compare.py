@@ -46,6 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
+from aoti_shim_driver import Container, load_torch_shim, report, run_child  # noqa: E402
+
 TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
                 "i64": "int64", "i32": "int32", "bool": "bool"}
 
@@ -252,7 +254,6 @@ def ptd_segment(ptd):
 
 def aoti_child(d, method, iters):
     import torch
-    from aoti_shim_driver import Container, load_torch_shim
     shim = load_torch_shim(torch)
     sos = elf_blobs(open(os.path.join(d, "model.pte"), "rb").read())
     if len(sos) != 1:
@@ -263,22 +264,11 @@ def aoti_child(d, method, iters):
     model = Container(torch, shim, sos[0], weights, xs)
     for _ in range(20):
         model.run()
-    print("AOTI_RESULT " + json.dumps({"med": timed(model.run, torch.cuda.synchronize, iters)}),
-          flush=True)
+    report({"med": timed(model.run, torch.cuda.synchronize, iters)})
 
 
 def run_aoti(d, method, iters):
-    try:
-        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--aoti-child", d,
-                            "--method", method, "--iters", str(iters)],
-                           capture_output=True, text=True, timeout=240)
-    except subprocess.TimeoutExpired:
-        return {"error": "timeout"}
-    for line in p.stdout.splitlines():
-        if line.startswith("AOTI_RESULT "):
-            return json.loads(line[len("AOTI_RESULT "):])
-    tail = (p.stderr.strip().splitlines() or ["?"])[-1]
-    return {"error": f"rc {p.returncode}: {tail[:200]}"}
+    return run_child(__file__, [d, "--method", method, "--iters", str(iters)])
 
 
 # ------------------------------------------------------------ driver
