@@ -144,6 +144,7 @@ def run_ours_device(build, d, method, iters):
     g = gpu_bench_dir(d, method)
     csv = os.path.join(g, "rows.csv")
     exe = os.path.join(build, "bench", "gpu_bench")
+    p = None
     try:
         p = subprocess.run([exe, "--runs", str(iters), "--warmup", "20", "--device-io", "--csv",
                             csv, g], capture_output=True, text=True, timeout=300)
@@ -154,7 +155,7 @@ def run_ours_device(build, d, method, iters):
             raise RuntimeError("the @device row failed")
         return {"med": float(row[col])}
     except Exception as e:  # noqa: BLE001 - report what the run said
-        tail = ((p.stdout + p.stderr).strip().splitlines()[-3:] if "p" in locals() else [])
+        tail = (p.stdout + p.stderr).strip().splitlines()[-3:] if p is not None else []
         tail.append(str(e))
         return {"error": f"{type(e).__name__}: {' | '.join(tail)[:300]}"}
     finally:

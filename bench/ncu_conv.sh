@@ -18,7 +18,7 @@ NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu)
 timeout 200 "$NCU" --metrics gpu__time_duration.sum --csv --graph-profiling node \
   "$C/bench/gpu_bench" --runs 3 --warmup 2 --device-io --cuda-graph "$G" > "$OUT/ncu_ours.csv" 2> "$OUT/ncu_ours.err"
 echo "ncu ours rc=$?"
-cat > /tmp/tconv.py <<'PY'
+cat > "$OUT/tconv.py" <<'PY'
 import torch, torch.nn as nn
 torch.backends.cudnn.allow_tf32 = False
 m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU()).cuda().eval()
@@ -26,7 +26,6 @@ x = torch.randn(2, 3, 16, 16, device="cuda")
 with torch.no_grad():
     for _ in range(3): m(x)
     torch.cuda.synchronize()
-    torch.cuda.nvtx.range_push("eager")
     for _ in range(3): m(x)
     torch.cuda.synchronize()
     g = torch.cuda.CUDAGraph()
@@ -39,17 +38,17 @@ with torch.no_grad():
     for _ in range(3): g.replay()
     torch.cuda.synchronize()
 PY
-timeout 200 "$NCU" --metrics gpu__time_duration.sum --csv --graph-profiling node python3 /tmp/tconv.py > "$OUT/ncu_torch.csv" 2> "$OUT/ncu_torch.err"
+timeout 200 "$NCU" --metrics gpu__time_duration.sum --csv --graph-profiling node python3 "$OUT/tconv.py" > "$OUT/ncu_torch.csv" 2> "$OUT/ncu_torch.err"
 echo "ncu torch rc=$?"
 for f in ours torch; do
-  echo "== $f: kernel, count, median ns"
+  echo "== $f: count, median ns, kernel"
   python3 - "$OUT/ncu_$f.csv" <<'PY'
 import csv, sys, statistics, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 h = rows[0]; k = h.index("Kernel Name"); v = h.index("Metric Value")
 d = collections.defaultdict(list)
 for r in rows[1:]:
-    try: d[r[k][:90]].append(float(r[v].replace(",", "")))
+    try: d[r[k][:110]].append(float(r[v].replace(",", "")))
     except ValueError: pass
 for name, xs in sorted(d.items(), key=lambda t: -statistics.median(t[1])):
     print(f"  {len(xs):4d} {statistics.median(xs):10.0f}  {name}")
