@@ -322,6 +322,8 @@ def case_backend_plugins():
     check(rc == 0, f"exit status {rc}")
     check("0 backend plugin(s) loaded" in err, "no plugin expected without a path")
     check("CudaBackend" not in out, f"CudaBackend listed without a plugin ({plugin_dir} unset)")
+    check("did not load libexecutorch_cuda_backend.so.1 (Error::NotFound)" in err,
+          f"the soname fallback should say why it found nothing: {err!r}")
 
 
 def case_backends_json():

@@ -1,7 +1,5 @@
 #include "plugins.h"
 
-#include <dlfcn.h>
-
 #include <cstdio>
 
 #include <executorch/runtime/backend/backend_plugins.h>
@@ -22,15 +20,14 @@ void load_plugins(const char* prog, bool verbose) {
     return;
   }
   // The soname reaches a backend the loader path finds but no plugin
-  // directory lists (a build tree on LD_LIBRARY_PATH). Loading is
-  // idempotent, so a backend reached both ways registers once. The handle
-  // stays open for the life of the process on purpose.
+  // directory lists (a build tree on LD_LIBRARY_PATH). It goes through the
+  // same ABI check as a plugin file; loading is idempotent, so a backend
+  // reached both ways registers once.
   const char* soname = "libexecutorch_cuda_backend.so.1";
-  const bool ok = ::dlopen(soname, RTLD_NOW | RTLD_GLOBAL) != nullptr;
+  const rt::Error err = rt::load_backend_plugin(soname);
   if (verbose) {
-    const char* err = ok ? nullptr : ::dlerror();
-    std::fprintf(stderr, "%s: note: %s %s%s%s\n", prog, ok ? "loaded" : "did not load", soname,
-                 ok ? "" : ": ", ok ? "" : (err != nullptr ? err : "unknown error"));
+    std::fprintf(stderr, "%s: note: %s %s (%s)\n", prog,
+                 err == rt::Error::Ok ? "loaded" : "did not load", soname, rt::to_string(err));
   }
 }
 

@@ -82,7 +82,14 @@ Error load_backend_plugin(const char* path) {
   // comes back as is: its initializers, which register, do not run again.
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    ET_LOG(Error, "backend plugin %s skipped: cannot load it: %s", path, dlerror());
+    // A bare name is looked up on the loader path, where an optional
+    // backend that is not installed is normal; a file that will not load is
+    // an error.
+    if (std::strchr(path, '/') == nullptr) {
+      ET_LOG(Info, "backend plugin %s not loaded: %s", path, dlerror());
+    } else {
+      ET_LOG(Error, "backend plugin %s skipped: cannot load it: %s", path, dlerror());
+    }
     return Error::NotFound;
   }
   const auto* abi = static_cast<const uint32_t*>(dlsym(handle, kAbiSymbol));

@@ -6,6 +6,7 @@
 // registers nothing) and test_plugin_not_a_plugin (no ABI symbol).
 #include <executorch/runtime/backend/backend_plugins.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/platform/log.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include <gtest/gtest.h>
@@ -25,10 +26,18 @@ using executorch::runtime::get_num_registered_backends;
 using executorch::runtime::kBackendPluginAbiVersion;
 using executorch::runtime::load_backend_plugin;
 using executorch::runtime::load_backend_plugins;
+using executorch::runtime::LogLevel;
+using executorch::runtime::set_log_sink;
 
 const std::string kPluginDir = PLUGIN_DIR;
 
 std::string plugin(const char* name) { return kPluginDir + "/lib" + name + ".so"; }
+
+// The level of the last line logged, for the test that checks it.
+LogLevel g_last_level = LogLevel::NumLevels;
+void record_level(LogLevel level, const char*, const char*, size_t, const char*, size_t) {
+  g_last_level = level;
+}
 
 class BackendPluginsTest : public ::testing::Test {
  protected:
@@ -70,6 +79,10 @@ TEST_F(BackendPluginsTest, EachFileGetsItsError) {
   EXPECT_EQ(load_backend_plugin(nullptr), Error::InvalidArgument);
   EXPECT_EQ(load_backend_plugin((extra_dir_ + "/missing.so").c_str()), Error::NotFound);
   EXPECT_EQ(load_backend_plugin((extra_dir_ + "/broken.so").c_str()), Error::NotFound);
+  EXPECT_EQ(load_backend_plugin("libexecutorch_no_such_backend.so.1"), Error::NotFound)
+      << "a bare name the loader path does not have";
+  EXPECT_EQ(load_backend_plugin("libc.so.6"), Error::InvalidArgument)
+      << "a bare name found on the loader path gets the same ABI check";
   EXPECT_EQ(load_backend_plugin(plugin("test_plugin_not_a_plugin").c_str()),
             Error::InvalidArgument);
   EXPECT_EQ(load_backend_plugin(plugin("test_plugin_other_abi").c_str()), Error::NotSupported);
@@ -77,6 +90,17 @@ TEST_F(BackendPluginsTest, EachFileGetsItsError) {
       << "a plugin of another ABI must not register";
   EXPECT_EQ(load_backend_plugin(plugin("test_plugin_good").c_str()), Error::Ok);
   EXPECT_NE(get_backend_class("TestPluginGood"), nullptr);
+}
+
+TEST_F(BackendPluginsTest, MissingBareNameIsInfoMissingFileIsError) {
+  // An optional backend that is not installed is normal; a named file that
+  // is not there is a mistake.
+  const auto previous = set_log_sink(record_level);
+  EXPECT_EQ(load_backend_plugin("libexecutorch_no_such_backend.so.1"), Error::NotFound);
+  EXPECT_EQ(g_last_level, LogLevel::Info);
+  EXPECT_EQ(load_backend_plugin((extra_dir_ + "/missing.so").c_str()), Error::NotFound);
+  EXPECT_EQ(g_last_level, LogLevel::Error);
+  set_log_sink(previous);
 }
 
 TEST_F(BackendPluginsTest, LoadAllRegistersOnceThroughEveryPath) {

@@ -40,10 +40,13 @@ EXECUTORCH_API uint32_t backend_plugin_abi_version();
 /// The installed plugin directory, <libdir>/executorch/backends.
 EXECUTORCH_API const char* backend_plugin_dir();
 
-/// Loads one plugin. Ok: loaded now or before. NotFound: the file cannot be
-/// opened (dlopen's message is logged). InvalidArgument: it is not a backend
-/// plugin (no executorch_backend_plugin_abi). NotSupported: it was built for
-/// another plugin ABI (and so registered nothing).
+/// Loads one plugin: a file path, or a bare library name (a SONAME) that
+/// dlopen looks up on the loader path. Ok: loaded now or before. NotFound:
+/// it cannot be opened (dlopen's message is logged: at Error for a path, at
+/// Info for a bare name, since an optional backend may not be installed).
+/// InvalidArgument: it is not a backend plugin (no
+/// executorch_backend_plugin_abi). NotSupported: it was built for another
+/// plugin ABI (and so registered nothing).
 ET_NODISCARD EXECUTORCH_API Error load_backend_plugin(const char* path);
 
 /// Loads every plugin found (see above) and returns how many are loaded.
