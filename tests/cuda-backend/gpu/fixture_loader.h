@@ -13,10 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/executor/program.h>
 
-#include "flat_tensor_generated.h"
 #include "gpu_test_util.h"
 #include "program_generated.h"
 
@@ -77,6 +79,22 @@ struct Fixture {
   rt::DelegateHandle* handle = nullptr;
 };
 
+// Copies every blob of `from` into `to`; false (with a message) on an error.
+inline bool copy_named_data(const rt::NamedDataMap& from, MapNamedData& to) {
+  auto n = from.get_num_keys();
+  EXPECT(n.ok(), "get_num_keys failed");
+  if (!n.ok()) return false;
+  for (uint32_t i = 0; i < n.get(); ++i) {
+    auto key = from.get_key(i);
+    auto data = key.ok() ? from.get_data(key.get()) : rt::Result<rt::FreeableBuffer>(key.error());
+    EXPECT(data.ok(), "named data %u: cannot read it", i);
+    if (!data.ok()) return false;
+    const auto* p = static_cast<const uint8_t*>(data->data());
+    to.blobs[key.get()] = std::vector<uint8_t>(p, p + data->size());
+  }
+  return true;
+}
+
 inline bool load_fixture(Fixture& fx) {
   fx.pte = read_file(fx.dir + "/model.pte");
   if (fx.pte.size() < 64) return false;
@@ -100,29 +118,21 @@ inline bool load_fixture(Fixture& fx) {
     fx.specs.emplace_back(cs->key()->str(),
                           std::vector<uint8_t>(cs->value()->begin(), cs->value()->end()));
   }
-  if (prog->named_data()) {
-    for (auto* nd : *prog->named_data()) {
-      auto* seg = prog->segments()->Get(nd->segment_index());
-      const uint8_t* p = b + seg_base + seg->offset();
-      fx.ndm.blobs[nd->key()->str()] = std::vector<uint8_t>(p, p + seg->size());
-    }
-  }
+  // The named blobs of the .pte and of the .ptd, read by the runtime's own
+  // Program and FlatTensorDataMap (so the file layouts live in one place).
+  executorch::extension::BufferDataLoader pte_loader(fx.pte.data(), fx.pte.size());
+  auto program = rt::Program::load(&pte_loader);
+  EXPECT(program.ok(), "%s/model.pte: Program::load failed", fx.dir.c_str());
+  if (!program.ok()) return false;
+  auto pte_data = program->get_named_data_map();
+  if (pte_data.ok() && !copy_named_data(*pte_data.get(), fx.ndm)) return false;
   std::vector<uint8_t> ptd = read_file(fx.dir + "/aoti_cuda_blob.ptd");
-  if (ptd.size() >= 48 && std::memcmp(ptd.data() + 8, "FH01", 4) == 0) {
-    uint64_t fb_off = rd64(ptd.data() + 16), sb = rd64(ptd.data() + 32);
-    // The FlatBuffer stands alone at fb_off (our exporter) or is the file's
-    // own prefix with the header inside it (upstream's).
-    if (fb_off + 8 > ptd.size() || std::memcmp(ptd.data() + fb_off + 4, "FT01", 4) != 0) {
-      fb_off = 0;
-    }
-    auto* ft = flat_tensor_flatbuffer::GetFlatTensor(ptd.data() + fb_off);
-    if (ft->named_data()) {
-      for (auto* nd : *ft->named_data()) {
-        auto* seg = ft->segments()->Get(nd->segment_index());
-        const uint8_t* p = ptd.data() + sb + seg->offset();
-        fx.ndm.blobs[nd->key()->str()] = std::vector<uint8_t>(p, p + seg->size());
-      }
-    }
+  if (!ptd.empty()) {
+    executorch::extension::BufferDataLoader ptd_loader(ptd.data(), ptd.size());
+    auto ptd_map = executorch::extension::FlatTensorDataMap::load(&ptd_loader);
+    EXPECT(ptd_map.ok(), "%s/aoti_cuda_blob.ptd: FlatTensorDataMap::load failed",
+           fx.dir.c_str());
+    if (!ptd_map.ok() || !copy_named_data(ptd_map.get(), fx.ndm)) return false;
   }
   auto spec_of = [&](int idx) {
     auto* t = plan->values()->Get(idx)->val_as_Tensor();
