@@ -130,8 +130,7 @@ inline bool load_fixture(Fixture& fx) {
   if (!ptd.empty()) {
     executorch::extension::BufferDataLoader ptd_loader(ptd.data(), ptd.size());
     auto ptd_map = executorch::extension::FlatTensorDataMap::load(&ptd_loader);
-    EXPECT(ptd_map.ok(), "%s/aoti_cuda_blob.ptd: FlatTensorDataMap::load failed",
-           fx.dir.c_str());
+    EXPECT(ptd_map.ok(), "%s/aoti_cuda_blob.ptd: FlatTensorDataMap::load failed", fx.dir.c_str());
     if (!ptd_map.ok() || !copy_named_data(ptd_map.get(), fx.ndm)) return false;
   }
   auto spec_of = [&](int idx) {
