@@ -1,8 +1,6 @@
 #include "aoti/cublas_loader.h"
 
-#include <dlfcn.h>
-
-#include <cstdio>
+#include "aoti/optional_library.h"
 
 namespace executorch {
 namespace backends {
@@ -25,21 +23,13 @@ struct Loaded {
 
 Loaded load() {
   Loaded l;
-  // RTLD_LOCAL: cuBLAS's symbols stay out of the global scope.
-  void* lib = dlopen(kLibName, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    const char* e = dlerror();
-    std::snprintf(l.why, sizeof l.why,
-                  "cuBLAS is needed for this matrix product but %s could not be loaded (%s)",
-                  kLibName, e != nullptr ? e : "unknown dlopen error");
-    return l;
-  }
-#define AOTI_CUBLAS_RESOLVE(name, type)                                            \
-  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));          \
-  if (l.api.name == nullptr) {                                                     \
-    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s", kLibName, #name); \
-    return l;                                                                      \
-  }
+  void* lib = open_optional_library(kLibName, "cuBLAS is needed for this matrix product", l.why,
+                                    sizeof l.why);
+  if (lib == nullptr) return l;
+#define AOTI_CUBLAS_RESOLVE(name, type)                                        \
+  l.api.name = reinterpret_cast<decltype(l.api.name)>(                         \
+      resolve_optional_symbol(lib, kLibName, #name, "", l.why, sizeof l.why)); \
+  if (l.api.name == nullptr) return l;
   AOTI_CUBLAS_FUNCTIONS(AOTI_CUBLAS_RESOLVE)
 #undef AOTI_CUBLAS_RESOLVE
   l.ok = true;

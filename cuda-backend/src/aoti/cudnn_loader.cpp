@@ -1,9 +1,9 @@
 #include "cudnn_loader.h"
 
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <vector>
+
+#include "aoti/optional_library.h"
 
 namespace executorch {
 namespace backends {
@@ -22,24 +22,13 @@ struct Loaded {
 
 Loaded load() {
   Loaded l;
-  // RTLD_LOCAL: cuDNN's symbols stay out of the global scope (the model .so
-  // files resolve nothing from it). Never closed: handles and function
-  // pointers live until the process ends.
-  void* lib = dlopen(kLibName, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    const char* e = dlerror();
-    std::snprintf(l.why, sizeof l.why,
-                  "cuDNN 9 is required for convolution but %s could not be loaded (%s)", kLibName,
-                  e != nullptr ? e : "unknown dlopen error");
-    return l;
-  }
-#define AOTI_CUDNN_RESOLVE(name)                                                              \
-  l.api.name = reinterpret_cast<decltype(l.api.name)>(dlsym(lib, #name));                     \
-  if (l.api.name == nullptr) {                                                                \
-    std::snprintf(l.why, sizeof l.why, "%s lacks the symbol %s (cuDNN 9 expected)", kLibName, \
-                  #name);                                                                     \
-    return l;                                                                                 \
-  }
+  void* lib =
+      open_optional_library(kLibName, "cuDNN 9 is required for convolution", l.why, sizeof l.why);
+  if (lib == nullptr) return l;
+#define AOTI_CUDNN_RESOLVE(name)                                                                  \
+  l.api.name = reinterpret_cast<decltype(l.api.name)>(                                            \
+      resolve_optional_symbol(lib, kLibName, #name, " (cuDNN 9 expected)", l.why, sizeof l.why)); \
+  if (l.api.name == nullptr) return l;
   AOTI_CUDNN_FUNCTIONS(AOTI_CUDNN_RESOLVE)
 #undef AOTI_CUDNN_RESOLVE
   l.api.version = l.api.cudnnGetVersion();
