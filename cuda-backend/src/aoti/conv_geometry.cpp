@@ -1,9 +1,9 @@
 #include "aoti/conv_geometry.h"
 
 #include <climits>
-#include <cstdarg>
-#include <cstdio>
 #include <initializer_list>
+
+#include "aoti/shim_log.h"
 
 namespace executorch {
 namespace backends {
@@ -12,15 +12,6 @@ namespace aoti {
 namespace conv {
 
 namespace {
-
-__attribute__((format(printf, 2, 3))) void log_errf(const char* fn, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, buf);
-}
 
 long long ll(int64_t v) { return static_cast<long long>(v); }
 

@@ -1,11 +1,13 @@
 // What every shim source file needs besides the declarations in aoti/shim.h:
-// the definition macro, the result codes and the one-line error report.
+// the definition macro, the result codes and the one-line error report
+// (shim_log.h).
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 
 #include "aoti/shim.h"
+#include "aoti/shim_log.h"
 #include "shim_internal.h"
 
 // On every definition: extern "C" (a definition that drifts from its
@@ -14,11 +16,6 @@
 #define AOTI_SHIM extern "C" AOTI_SHIM_API
 static constexpr AOTITorchError kOk = 0;
 static constexpr AOTITorchError kFail = 1;
-
-// One stderr line naming the shim function and the problem.
-static inline void log_err(const char* fn, const char* msg) {
-  std::fprintf(stderr, "[CudaBackend shim] %s: %s\n", fn, msg);
-}
 
 // First line of every shim function taking a handle: a null handle is an
 // error; with the trace on, a handle that is not live is reported.

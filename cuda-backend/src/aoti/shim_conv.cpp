@@ -33,7 +33,6 @@ AOTI_SHIM AOTITorchError aoti_torch_cuda_convolution(
 #include "device_pool.h"
 
 #include <climits>
-#include <cstdarg>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -45,15 +44,6 @@ using shim::conv::ConvProblem;
 using shim::conv::Layout;
 using shim::conv::View;
 using shim::conv::kMaxDims;
-
-__attribute__((format(printf, 2, 3))) void log_errf(const char* fn, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  log_err(fn, buf);
-}
 
 bool cudnn_type(int32_t dtype, cudnnDataType_t* t) {
   switch (dtype) {
