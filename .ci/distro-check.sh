@@ -10,6 +10,9 @@
 #   build-cpu  executorch in a clean bookworm chroot (main contrib non-free)
 #              holding build-essential and its Build-Depends only, WITH its
 #              tests (dh_auto_test), as an unprivileged user
+#   build-profiles executorch again with DEB_BUILD_PROFILES="nocheck
+#              noinsttest" (so without GoogleTest): the packages it builds
+#              must be identical to build-cpu's, and executorch-tests absent
 #   build-cuda executorch-cuda the same way, with Debian's own
 #              nvidia-cuda-toolkit 11.8 (non-free), main's packages from a
 #              local repository
@@ -35,7 +38,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD
-STEPS=${STEPS:-tarball dsc build-cpu build-cuda repro install piuparts rpm}
+STEPS=${STEPS:-tarball dsc build-cpu build-profiles build-cuda repro install piuparts rpm}
 REF=${REF:-HEAD}
 JOBS=${JOBS:-2}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
@@ -163,22 +166,27 @@ step_dsc() {
   done
 }
 
-# build_in_chroot NAME SOURCE [LOCAL-REPO] [BUILD-PATH]: build SOURCE_V.dsc
-# WITH its tests in a clean chroot that gets only build-essential and the
-# Build-Depends; the .debs land in $W/out-NAME.
+# build_in_chroot NAME SOURCE [LOCAL-REPO] [BUILD-PATH] [PROFILES]: build
+# SOURCE_V.dsc WITH its tests (unless PROFILES, comma-separated, says
+# nocheck) in a clean chroot that gets only build-essential and the
+# Build-Depends (of those PROFILES); the .debs land in $W/out-NAME.
 build_in_chroot() {
-  local name=$1 src=$2 repo=${3:-} bpath=${4:-/build/$2} dir=$W/chroot-$1 dsc rc=0
+  local name=$1 src=$2 repo=${3:-} bpath=${4:-/build/$2} profiles=${5:-} dir=$W/chroot-$1 dsc rc=0
+  local options="parallel=$JOBS"
+  [[ ,$profiles, != *,nocheck,* ]] || options="$options nocheck"
   dsc=${src}_$V.dsc
   new_chroot "$dir" buildd "$repo" || return 1
   mkdir -p "$dir$bpath"
   cp "$W/src/$dsc" "$W/src/${src}_$UV.orig.tar.gz" "$W/src/${src}_$V.debian.tar.xz" "$dir$bpath/"
   in_chroot "$dir" chown -R builder: "$(dirname "$bpath")" "$bpath"
-  in_chroot "$dir" apt-get build-dep -y -q "$bpath/$dsc" > "$W/$name-build-dep.log" 2>&1 ||
+  in_chroot "$dir" apt-get build-dep -y -q ${profiles:+-P "$profiles"} "$bpath/$dsc" \
+    > "$W/$name-build-dep.log" 2>&1 ||
     { tail -n 30 "$W/$name-build-dep.log"; drop_chroot "$dir"; return 1; }
   log "Build-Depends installed: $(grep -c '^Setting up' "$W/$name-build-dep.log") packages"
   [ -z "${GPU_ARCHS:-}" ] || export GPU_ARCHS
-  in_chroot "$dir" runuser -u builder -- env DEB_BUILD_OPTIONS="parallel=$JOBS" \
-    ${GPU_ARCHS:+GPU_ARCHS=$GPU_ARCHS} sh -c "cd $bpath && dpkg-source -x $dsc src > /dev/null &&
+  in_chroot "$dir" runuser -u builder -- env DEB_BUILD_OPTIONS="$options" \
+    ${profiles:+DEB_BUILD_PROFILES="${profiles//,/ }"} ${GPU_ARCHS:+GPU_ARCHS=$GPU_ARCHS} \
+    sh -c "cd $bpath && dpkg-source -x $dsc src > /dev/null &&
       cd src && dpkg-buildpackage -us -uc -b" > "$W/$name-build.log" 2>&1 || rc=$?
   if [ "$rc" != 0 ]; then
     tail -n 60 "$W/$name-build.log"; drop_chroot "$dir"; return 1
@@ -199,6 +207,33 @@ build_in_chroot() {
 
 step_build_cpu() {
   build_in_chroot cpu executorch
+}
+
+# Debian's build profile rules: a profile may drop packages but must not
+# change the ones it still builds.
+step_build_profiles() {
+  [ -d "$W/out-cpu" ] || { echo "no CPU packages (build-cpu)"; return 1; }
+  build_in_chroot cpu-profiles executorch "" /build/executorch nocheck,noinsttest || return 1
+  if grep -qE 'Setting up (googletest|libgtest-dev|libgmock-dev)' "$W/cpu-profiles-build-dep.log"; then
+    log "GoogleTest was installed although the profiles do not need it"; return 1
+  fi
+  local a b fail=0
+  for a in "$W/out-cpu"/*.deb; do
+    b=$W/out-cpu-profiles/$(basename "$a")
+    if [ ! -f "$b" ]; then
+      case $(basename "$a") in
+        executorch-tests_*) log "not built, as the profile says: $(basename "$a")" ;;
+        *) fail=1; log "MISSING: $(basename "$a")" ;;
+      esac
+    elif cmp -s "$a" "$b"; then
+      log "identical: $(basename "$a")"
+    else
+      fail=1; log "DIFFERS: $(basename "$a")"
+      diffoscope --text "$W/profiles-$(basename "$a").diff" "$a" "$b" > /dev/null 2>&1
+      head -n 40 "$W/profiles-$(basename "$a").diff" | sed 's/^/     /'
+    fi
+  done
+  return "$fail"
 }
 
 step_build_cuda() {
