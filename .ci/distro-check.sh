@@ -209,6 +209,28 @@ step_build_cpu() {
   build_in_chroot cpu executorch
 }
 
+# same_debs NAME DIR-A DIR-B [ALLOWED-MISSING-GLOB]: every .deb of DIR-A
+# is bit-identical in DIR-B (diffoscope shows what is not); a .deb matching
+# the glob may be absent from DIR-B.
+same_debs() {
+  local name=$1 da=$2 db=$3 allowed=${4:-} a b d fail=0
+  for a in "$da"/*.deb; do
+    d=$(basename "$a"); b=$db/$d
+    if [ ! -f "$b" ]; then
+      # shellcheck disable=SC2053 # $allowed is a glob on purpose
+      if [ -n "$allowed" ] && [[ $d == $allowed ]]; then log "not built, as intended: $d"
+      else fail=1; log "MISSING: $d"; fi
+    elif cmp -s "$a" "$b"; then
+      log "identical: $d"
+    else
+      fail=1; log "DIFFERS: $d"
+      diffoscope --text "$W/$name-$d.diff" "$a" "$b" > /dev/null 2>&1
+      head -n 40 "$W/$name-$d.diff" | sed 's/^/     /'
+    fi
+  done
+  return "$fail"
+}
+
 # Debian's build profile rules: a profile may drop packages but must not
 # change the ones it still builds.
 step_build_profiles() {
@@ -217,23 +239,7 @@ step_build_profiles() {
   if grep -qE 'Setting up (googletest|libgtest-dev|libgmock-dev)' "$W/cpu-profiles-build-dep.log"; then
     log "GoogleTest was installed although the profiles do not need it"; return 1
   fi
-  local a b fail=0
-  for a in "$W/out-cpu"/*.deb; do
-    b=$W/out-cpu-profiles/$(basename "$a")
-    if [ ! -f "$b" ]; then
-      case $(basename "$a") in
-        executorch-tests_*) log "not built, as the profile says: $(basename "$a")" ;;
-        *) fail=1; log "MISSING: $(basename "$a")" ;;
-      esac
-    elif cmp -s "$a" "$b"; then
-      log "identical: $(basename "$a")"
-    else
-      fail=1; log "DIFFERS: $(basename "$a")"
-      diffoscope --text "$W/profiles-$(basename "$a").diff" "$a" "$b" > /dev/null 2>&1
-      head -n 40 "$W/profiles-$(basename "$a").diff" | sed 's/^/     /'
-    fi
-  done
-  return "$fail"
+  same_debs profiles "$W/out-cpu" "$W/out-cpu-profiles" 'executorch-tests_*'
 }
 
 step_build_cuda() {
@@ -246,18 +252,7 @@ step_build_cuda() {
 step_repro() {
   [ -d "$W/out-cuda" ] || { echo "no CUDA packages (build-cuda)"; return 1; }
   build_in_chroot cuda-b executorch-cuda "$W/repo-cpu" /srv/elsewhere/deeper/executorch-cuda || return 1
-  local a b fail=0
-  for a in "$W/out-cuda"/*.deb; do
-    b=$W/out-cuda-b/$(basename "$a")
-    if cmp -s "$a" "$b"; then
-      log "identical: $(basename "$a")"
-    else
-      fail=1; log "DIFFERS: $(basename "$a")"
-      diffoscope --text "$W/repro-$(basename "$a").diff" "$a" "$b" > /dev/null 2>&1
-      head -n 40 "$W/repro-$(basename "$a").diff" | sed 's/^/     /'
-    fi
-  done
-  return "$fail"
+  same_debs repro "$W/out-cuda" "$W/out-cuda-b"
 }
 
 # The autopkgtests of one source, run in the chroot the way autopkgtest's
