@@ -27,6 +27,8 @@
 // called directly on the fixture's processed bytes, with inputs and outputs
 // in device memory, as torch's shim runs the same .so (load_method then
 // stands for the delegate's init).
+// With bench/cuda_api_profile.cpp's library in LD_PRELOAD, each timed execute
+// is also split into CUDA runtime/driver calls and the rest (printed at exit).
 // Exit 77 when no CUDA device is usable, 1 on a failure.
 #include <algorithm>
 #include <chrono>
@@ -59,6 +61,15 @@ using executorch::runtime::EValue;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+// bench/cuda_api_profile.cpp's hook when that library is preloaded: opens
+// (label) and closes (nullptr) the scope of one timed execute. Else null.
+using ProfileScope = void (*)(const char*);
+ProfileScope profile_scope() {
+  static const auto hook =
+      reinterpret_cast<ProfileScope>(dlsym(RTLD_DEFAULT, "et_cuda_api_profile_scope"));
+  return hook;
+}
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -225,9 +236,12 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     if (e == Error::Ok) {
       executorch::extension::cuda::CallerStreamGuard guard(stream);
       CU(cudaEventRecord(ev0, stream));
+      const ProfileScope scope = it >= warmup ? profile_scope() : nullptr;
+      if (scope != nullptr) scope(row.name.c_str());
       const auto c0 = Clock::now();
       auto out = module->execute("forward");
       call_us = ms_since(c0) * 1e3;
+      if (scope != nullptr) scope(nullptr);
       e = out.ok() ? Error::Ok : out.error();
       CU(cudaEventRecord(ev1, stream));
     }
@@ -331,9 +345,12 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
     {
       executorch::extension::cuda::CallerStreamGuard guard(stream);
       CU(cudaEventRecord(ev0, stream));
+      const ProfileScope scope = it >= warmup ? profile_scope() : nullptr;
+      if (scope != nullptr) scope(row.name.c_str());
       const auto c0 = Clock::now();
       e = be->execute(ctx, *handle, rt::Span<EValue*>(io.ptrs.data(), io.ptrs.size()));
       call_us = ms_since(c0) * 1e3;
+      if (scope != nullptr) scope(nullptr);
       CU(cudaEventRecord(ev1, stream));
     }
     CU(cudaStreamSynchronize(stream));

@@ -3,7 +3,7 @@
 # -Dbenchmarks=true, bench/run_gpu.sh) needs out of a full build into a small
 # git-ignored directory that the device tool can carry to the GPU host:
 # the three libraries, executorch-run, the GPU suite binaries, gpu_bench,
-# the CUDA corpus runner.
+# the CUDA corpus runner, the CUDA call profiler.
 #   tests/cuda-backend/gpu/pack_carry.sh BUILD DEST     (e.g. build-dev build-carry)
 set -euo pipefail
 src=${1:?build dir} dest=${2:?destination dir}
@@ -17,6 +17,7 @@ for t in cuda_gpu_test cuda_module_test shim_blas_test shim_conv_test shim_sdpa_
   cp -L "$src"/tests/cuda-backend/gpu/$t "$dest"/tests/cuda-backend/gpu/
 done
 [ -x "$src"/bench/gpu_bench ] && cp -L "$src"/bench/gpu_bench "$dest"/bench/
+[ -f "$src"/bench/libcuda_api_profile.so ] && cp -L "$src"/bench/libcuda_api_profile.so "$dest"/bench/
 # The CUDA model corpus runner (tests/models/corpus/cuda/<name> CudaBackend).
 if [ -x "$src"/tests/models/corpus_runner_cuda ]; then
   mkdir -p "$dest"/tests/models
