@@ -101,9 +101,15 @@ class Timed {
   uint64_t t0_;
 };
 
+// The definition after this library's. libcudart opens libcuda.so.1 outside
+// the global scope, so the driver's functions are looked up there too.
 template <typename Fn>
 Fn next_symbol(const char* name) {
   void* f = dlsym(RTLD_NEXT, name);
+  if (f == nullptr) {
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (driver != nullptr) f = dlsym(driver, name);
+  }
   if (f == nullptr) std::fprintf(stderr, "cuda_api_profile: no next %s\n", name);
   return reinterpret_cast<Fn>(f);
 }

@@ -49,6 +49,7 @@ size_t graph_launches_total() { return g_launches.load(std::memory_order_relaxed
 
 GraphReplay::~GraphReplay() {
   if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  if (graph_ != nullptr) cudaGraphDestroy(graph_);
   for (auto* v : {&in_, &out_}) {
     for (IoTensor& t : *v) cudaFree(t.data);
   }
@@ -133,10 +134,72 @@ Error GraphReplay::body(cudaStream_t stream) {
   return Error::Ok;
 }
 
-Error GraphReplay::capture(cudaStream_t stream) {
+// Under capture: the device-to-device copies between the caller's device
+// tensors and their staging (host tensors are staged through pinned memory
+// or copied outside the graph). find_copy_nodes() then finds their nodes.
+Error GraphReplay::capture_device_copies(const std::vector<IoTensor>& io, bool inputs) {
+  std::vector<IoTensor>& staging = inputs ? in_ : out_;
+  const std::vector<void*>& pinned = inputs ? in_pinned_ : out_pinned_;
+  std::vector<CopyNode>& nodes = inputs ? in_nodes_ : out_nodes_;
+  nodes.assign(io.size(), CopyNode{});
+  for (size_t k = 0; k < io.size(); ++k) {
+    const IoTensor& t = io[k];
+    if (!t.on_device || pinned[k] != nullptr || t.nbytes == 0) continue;
+    void* dst = inputs ? staging[k].data : t.data;
+    const void* src = inputs ? t.data : staging[k].data;
+    if (!cuda_ok(cudaMemcpyAsync(dst, src, t.nbytes, cudaMemcpyDeviceToDevice, capture_stream_),
+                 "capturing a device copy", model_.label())) {
+      return Error::Internal;
+    }
+    nodes[k].caller = t.data;
+  }
+  return Error::Ok;
+}
+
+// The memcpy nodes capture_device_copies() made, told apart from the
+// model's own by their exact source and destination.
+Error GraphReplay::find_copy_nodes(cudaGraph_t graph) {
   const std::string& label = model_.label();
-  // The capture stream is not ordered after `stream`: the staged inputs
-  // must have landed. Once per delegate.
+  size_t count = 0;
+  if (!cuda_ok(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes", label)) {
+    return Error::Internal;
+  }
+  std::vector<cudaGraphNode_t> all(count);
+  if (!cuda_ok(cudaGraphGetNodes(graph, all.data(), &count), "cudaGraphGetNodes", label)) {
+    return Error::Internal;
+  }
+  for (cudaGraphNode_t node : all) {
+    cudaGraphNodeType type;
+    cudaMemcpy3DParms p{};
+    if (cudaGraphNodeGetType(node, &type) != cudaSuccess || type != cudaGraphNodeTypeMemcpy ||
+        cudaGraphMemcpyNodeGetParams(node, &p) != cudaSuccess) {
+      continue;
+    }
+    for (size_t i = 0; i < in_nodes_.size(); ++i) {
+      if (in_nodes_[i].caller == p.srcPtr.ptr && in_[i].data == p.dstPtr.ptr)
+        in_nodes_[i].node = node;
+    }
+    for (size_t j = 0; j < out_nodes_.size(); ++j) {
+      if (out_nodes_[j].caller == p.dstPtr.ptr && out_[j].data == p.srcPtr.ptr) {
+        out_nodes_[j].node = node;
+      }
+    }
+  }
+  for (auto* nodes : {&in_nodes_, &out_nodes_}) {
+    for (const CopyNode& n : *nodes) {
+      ET_CHECK_OR_RETURN_ERROR(n.caller == nullptr || n.node != nullptr, Internal,
+                               "CudaBackend[%s]: CUDA graph: a captured copy has no memcpy node",
+                               label.c_str());
+    }
+  }
+  return Error::Ok;
+}
+
+Error GraphReplay::capture(cudaStream_t stream, const std::vector<IoTensor>& inputs,
+                           const std::vector<IoTensor>& outputs) {
+  const std::string& label = model_.label();
+  // The capture stream is not ordered after `stream`: the eager run must
+  // have finished with the staging. Once per delegate.
   if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize", label)) {
     return Error::Internal;
   }
@@ -160,23 +223,69 @@ Error GraphReplay::capture(cudaStream_t stream) {
                  "cudaStreamBeginCapture", label)) {
       return Error::Internal;
     }
-    run_err = body(capture_stream_);
+    run_err = capture_device_copies(inputs, true);
+    if (run_err == Error::Ok) run_err = body(capture_stream_);
+    if (run_err == Error::Ok) run_err = capture_device_copies(outputs, false);
     const cudaError_t end = cudaStreamEndCapture(capture_stream_, &graph);
     if (run_err == Error::Ok && !cuda_ok(end, "cudaStreamEndCapture", label)) {
       run_err = Error::Internal;
     }
   }
-  if (run_err == Error::Ok) {
-    if (!cuda_ok(
-            cudaGraphInstantiateWithFlags(&exec_, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch),
-            "cudaGraphInstantiate", label)) {
-      exec_ = nullptr;
-      run_err = Error::Internal;
-    }
+  if (run_err == Error::Ok) run_err = find_copy_nodes(graph);
+  if (run_err == Error::Ok && !cuda_ok(cudaGraphInstantiateWithFlags(
+                                           &exec_, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch),
+                                       "cudaGraphInstantiate", label)) {
+    exec_ = nullptr;
+    run_err = Error::Internal;
   }
-  if (graph != nullptr) cudaGraphDestroy(graph);
+  if (run_err == Error::Ok) {
+    graph_ = graph;
+  } else {
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    in_nodes_.clear();
+    out_nodes_.clear();
+  }
   (void)cudaGetLastError(); // a failed capture must not poison later calls
   return run_err;
+}
+
+// Points each copy node at where its caller tensor is now: a moved device
+// tensor updates the node, one now in host memory turns it off (it is then
+// copied outside the graph) and one back on the device turns it on.
+Error GraphReplay::retarget(const std::vector<IoTensor>& io, bool inputs) {
+  std::vector<CopyNode>& nodes = inputs ? in_nodes_ : out_nodes_;
+  const std::vector<IoTensor>& staging = inputs ? in_ : out_;
+  const std::string& label = model_.label();
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    CopyNode& n = nodes[k];
+    if (n.node == nullptr) continue;
+    const IoTensor& t = io[k];
+    if (t.on_device != n.enabled) {
+      if (!cuda_ok(cudaGraphNodeSetEnabled(exec_, n.node, t.on_device ? 1 : 0),
+                   "cudaGraphNodeSetEnabled", label)) {
+        return Error::Internal;
+      }
+      n.enabled = t.on_device;
+    }
+    if (!t.on_device || t.data == n.caller) continue;
+    void* dst = inputs ? staging[k].data : t.data;
+    const void* src = inputs ? t.data : staging[k].data;
+    if (cudaGraphExecMemcpyNodeSetParams1D(exec_, n.node, dst, src, t.nbytes,
+                                           cudaMemcpyDeviceToDevice) == cudaSuccess) {
+      n.caller = t.data;
+      continue;
+    }
+    // The driver refuses some moves (the captured memory was freed, or is
+    // mapped otherwise): this tensor is copied outside the graph from now on.
+    (void)cudaGetLastError();
+    ET_LOG(Info, "CudaBackend[%s]: CUDA graph: %s %zu is copied outside the graph from now on",
+           label.c_str(), inputs ? "input" : "output", k);
+    if (!cuda_ok(cudaGraphNodeSetEnabled(exec_, n.node, 0), "cudaGraphNodeSetEnabled", label)) {
+      return Error::Internal;
+    }
+    n = CopyNode{};
+  }
+  return Error::Ok;
 }
 
 // The caller's inputs to the graph's side: its pinned buffer (host inputs
@@ -198,6 +307,7 @@ Error GraphReplay::copy_in(const std::vector<IoTensor>& inputs, cudaStream_t str
       std::memcpy(pinned, t.data, t.nbytes);
       continue;
     }
+    if (i < in_nodes_.size() && in_nodes_[i].node != nullptr && in_nodes_[i].enabled) continue;
     void* dst = pinned != nullptr ? pinned : in_[i].data;
     const cudaMemcpyKind kind = kind_of(t.on_device, pinned == nullptr);
     if (!cuda_ok(cudaMemcpyAsync(dst, t.data, t.nbytes, kind, stream), "copying an input in",
@@ -222,6 +332,7 @@ Error GraphReplay::copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream,
       host_from_pinned = true;
       continue;
     }
+    if (j < out_nodes_.size() && out_nodes_[j].node != nullptr && out_nodes_[j].enabled) continue;
     const void* src = pinned != nullptr ? pinned : out_[j].data;
     const cudaMemcpyKind kind = kind_of(pinned == nullptr, t.on_device);
     if (!cuda_ok(cudaMemcpyAsync(t.data, src, t.nbytes, kind, stream), "copying an output out",
@@ -233,6 +344,7 @@ Error GraphReplay::copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream,
     return Error::Internal;
   }
   done_recorded_ = true;
+  done_stream_ = stream;
   if (!host_from_pinned) return Error::Ok;
   if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize", label)) {
     return Error::Internal;
@@ -255,35 +367,41 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs, std::vector<IoTe
   if (disabled_) return run_model(model_, inputs, outputs, stream);
   Error e = stage(inputs, outputs);
   if (e != Error::Ok) return e;
-  // Staging is shared by every stream: wait for the previous execute.
-  if (done_recorded_ && !cuda_ok(cudaStreamWaitEvent(stream, done_, 0), "wait", label)) {
+  // Staging is shared by every stream: wait for the previous execute (on
+  // the same stream, stream order already does).
+  if (done_recorded_ && stream != done_stream_ &&
+      !cuda_ok(cudaStreamWaitEvent(stream, done_, 0), "wait", label)) {
     return Error::Internal;
   }
-  e = copy_in(inputs, stream);
-  if (e != Error::Ok) return e;
   if (!warmed_up_) {
+    e = copy_in(inputs, stream);
+    if (e != Error::Ok) return e;
     aoti::ScopedAllocTally tally;
     e = body(stream);
     if (e != Error::Ok) return e;
     arena_bytes_ = tally.bytes();
     warmed_up_ = true;
-  } else {
-    if (exec_ == nullptr) {
-      e = capture(stream);
-      if (e != Error::Ok) {
-        ET_LOG(Error,
-               "CudaBackend[%s]: CUDA graph capture failed (error 0x%x); running eagerly "
-               "from now on",
-               label.c_str(), static_cast<unsigned>(e));
-        disabled_ = true;
-        return run_model(model_, inputs, outputs, stream);
-      }
-    }
-    if (!cuda_ok(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", label)) {
-      return Error::Internal;
-    }
-    g_launches.fetch_add(1, std::memory_order_relaxed);
+    return copy_out(outputs, stream, synced);
   }
+  if (exec_ == nullptr) {
+    e = capture(stream, inputs, outputs);
+    if (e != Error::Ok) {
+      ET_LOG(Error,
+             "CudaBackend[%s]: CUDA graph capture failed (error 0x%x); running eagerly "
+             "from now on",
+             label.c_str(), static_cast<unsigned>(e));
+      disabled_ = true;
+      return run_model(model_, inputs, outputs, stream);
+    }
+  }
+  e = retarget(inputs, true);
+  if (e == Error::Ok) e = retarget(outputs, false);
+  if (e == Error::Ok) e = copy_in(inputs, stream);
+  if (e != Error::Ok) return e;
+  if (!cuda_ok(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", label)) {
+    return Error::Internal;
+  }
+  g_launches.fetch_add(1, std::memory_order_relaxed);
   return copy_out(outputs, stream, synced);
 }
 

@@ -5,9 +5,12 @@
 // graph: one launch instead of one per kernel.
 //
 // The graph reads and writes fixed staging buffers, so the caller's tensors
-// may move between executes; each execute copies its inputs in and the
-// outputs out on the execute stream (the caller stream when a
-// CallerStreamGuard is active), ordered after the previous execute. The
+// may move between executes. The copies between the caller's device tensors
+// and the staging are nodes of the graph: a tensor that moved re-points its
+// node (cudaGraphExecMemcpyNodeSetParams1D), one now in host memory turns it
+// off and is copied outside the graph on the execute stream (the caller
+// stream when a CallerStreamGuard is active), ordered after the previous
+// execute. The
 // tensors that were in host memory at the first execute are staged in
 // page-locked buffers and their host-device copies are part of the graph:
 // an execute is then a memcpy per host input into pinned memory, one graph
@@ -49,9 +52,21 @@ class GraphReplay {
                          cudaStream_t stream, bool* synced);
 
  private:
+  // A device-to-device copy between one caller tensor and its staging that
+  // is a node of the graph, and the caller address the node holds now.
+  struct CopyNode {
+    cudaGraphNode_t node = nullptr;
+    const void* caller = nullptr;
+    bool enabled = true;
+  };
+
   runtime::Error stage(const std::vector<IoTensor>& inputs, const std::vector<IoTensor>& outputs);
   runtime::Error body(cudaStream_t stream);
-  runtime::Error capture(cudaStream_t stream);
+  runtime::Error capture(cudaStream_t stream, const std::vector<IoTensor>& inputs,
+                         const std::vector<IoTensor>& outputs);
+  runtime::Error capture_device_copies(const std::vector<IoTensor>& io, bool inputs);
+  runtime::Error find_copy_nodes(cudaGraph_t graph);
+  runtime::Error retarget(const std::vector<IoTensor>& io, bool inputs);
   runtime::Error copy_in(const std::vector<IoTensor>& inputs, cudaStream_t stream);
   runtime::Error copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream, bool* synced);
 
@@ -69,8 +84,12 @@ class GraphReplay {
   aoti::CaptureArena arena_; // the captured run's temporaries
   bool disabled_ = false;
   cudaStream_t capture_stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr; // kept: exec_'s copy nodes are its nodes
   cudaGraphExec_t exec_ = nullptr;
-  cudaEvent_t done_ = nullptr; // end of the previous execute
+  // Per tensor: its copy node (null node: copied outside the graph).
+  std::vector<CopyNode> in_nodes_, out_nodes_;
+  cudaEvent_t done_ = nullptr;         // end of the previous execute
+  cudaStream_t done_stream_ = nullptr; // the stream done_ was recorded on
   bool done_recorded_ = false;
 };
 
