@@ -4,14 +4,15 @@ side-by-side comparison from gpu-compare-*.json (bench/gpu_compare.py), the
 generation benchmark from generate-*.json with the header line of its .txt
 log (bench/generate_bench.py), and our own cold start and host overhead
 from gpu-rounds-*.csv (gpu_bench's --csv of several processes, a "round"
-column added) with the header line of its .txt: no number in those tables
-is copied by hand.
+column added) with the header line of its .txt, and the split of an
+execute's host time from gpu-split-*.txt (bench/cuda_api_profile.cpp's
+lines of several processes): no number in those tables is copied by hand.
 
   bench/make_results.py [--results bench/results] [--md bench/RESULTS.md]
 
 Each set of tables goes between its markers (`<!-- gpu-compare:begin -->`
 ... `end`, `<!-- generate:begin -->` ... `end`, `<!-- gpu-rounds:begin -->`
-... `end`); the rest of the file is kept.
+... `end`, `<!-- gpu-split:begin -->` ... `end`); the rest of the file is kept.
 """
 import argparse
 import csv
@@ -23,6 +24,7 @@ import os
 BEGIN, END = "<!-- gpu-compare:begin -->", "<!-- gpu-compare:end -->"
 GEN_BEGIN, GEN_END = "<!-- generate:begin -->", "<!-- generate:end -->"
 ROUNDS_BEGIN, ROUNDS_END = "<!-- gpu-rounds:begin -->", "<!-- gpu-rounds:end -->"
+SPLIT_BEGIN, SPLIT_END = "<!-- gpu-split:begin -->", "<!-- gpu-split:end -->"
 ROUND_COLUMNS = [("med_us", "latency us"), ("gpu_med_us", "GPU us"),
                  ("overhead_med_us", "latency - GPU us"), ("call_med_us", "execute returns us"),
                  ("load_method_ms", "load_method ms")]
@@ -182,6 +184,57 @@ def rounds_body(results):
         lambda path, header, name: rounds_tables(list(csv.DictReader(open(path))), header, name))
 
 
+def parse_split(path):
+    """bench/cuda_api_profile.cpp's lines of several processes ("round N"
+    lines between them): {row: {"scope"|"api"|"rest": [per process],
+    "calls": {name: [(calls, us) per process]}}}, in first-seen order."""
+    rows = {}
+    for line in open(path):
+        if not line.startswith("cuda_api_profile "):
+            continue
+        label, _, rest = line[len("cuda_api_profile "):].partition(": ")
+        row = rows.setdefault(label, {"scope": [], "api": [], "rest": [], "calls": {}})
+        if "executes, median us:" in rest:
+            nums = [float(x.split()[-1]) for x in rest.split(":", 1)[1].split(",")]
+            for key, v in zip(("scope", "api", "rest"), nums):
+                row[key].append(v)
+        else:
+            f = rest.split()
+            row["calls"].setdefault(f[0], []).append((float(f[1]), float(f[3])))
+    return rows
+
+
+def split_tables(path, header, name):
+    rows = parse_split(path)
+    n = max((len(r["scope"]) for r in rows.values()), default=0)
+    lines = [f"### {name}: {header or 'no header line'}", "",
+             f"{n} processes; each cell: median of the per-process medians [min-max], "
+             "microseconds per execute. `execute` is the host time of the execute call "
+             "(gpu_bench's `execute returns`, with the interposers' own cost); `in CUDA calls` "
+             "is the part spent inside the CUDA runtime and driver calls it made; `rest` is "
+             "the runtime's own code, the shim, and what it calls through dlsym'd pointers "
+             "(cuBLAS, cuDNN). CUDA calls: name, calls per execute, and the microseconds per "
+             "execute spent in them (medians over the processes).",
+             "", "| row | execute | in CUDA calls | rest | CUDA calls |", "|---|---:|---:|---:|---|"]
+    for label, r in rows.items():
+        if not r["scope"]:
+            continue
+        calls = sorted(((statistics.median(c for c, _ in v), statistics.median(u for _, u in v), k)
+                        for k, v in r["calls"].items()), key=lambda t: -t[1])
+        listed = ", ".join(f"{k} {c:g}x {u:.1f}" for c, u, k in calls)
+        lines.append(f"| {label} | {span(stats(r['scope']), '.1f')} | "
+                     f"{span(stats(r['api']), '.1f')} | {span(stats(r['rest']), '.1f')} | "
+                     f"{listed} |")
+    return lines
+
+
+def split_body(results):
+    return logged_runs_body(
+        results, "gpu-split-*.txt", SPLIT_BEGIN, SPLIT_END,
+        "; bench/cuda_api_profile.cpp says how.",
+        lambda path, header, name: split_tables(path, header, name))
+
+
 def main():
     ap = argparse.ArgumentParser()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -196,6 +249,8 @@ def main():
     text = replace_between(text, ROUNDS_BEGIN, ROUNDS_END, rounds_body(a.results),
                            "GPU cold start and host overhead, ours (bench/gpu_bench, "
                            "several processes)")
+    text = replace_between(text, SPLIT_BEGIN, SPLIT_END, split_body(a.results),
+                           "GPU host time of an execute, split (bench/cuda_api_profile.cpp)")
     with open(a.md, "w") as f:
         f.write(text)
 
