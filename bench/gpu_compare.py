@@ -30,7 +30,7 @@ Writes one JSON (raw) and prints a text summary; bench/make_results.py turns
 the JSON files in bench/results/ into RESULTS.md's GPU tables.
 
   gpu_compare.py --ours BUILD --upstream RUNNER --fixtures DIR[,DIR...]
-                 [--rounds 7] [--iters 300] --json OUT.json
+                 [--rounds 7] [--iters 300] [--time-budget SECONDS] --json OUT.json
 """
 import argparse
 import json
@@ -323,6 +323,8 @@ def main():
     ap.add_argument("--fixtures", default="")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--time-budget", type=float, default=0,
+                    help="seconds: start no round that would end after this (0: no limit)")
     ap.add_argument("--json")
     ap.add_argument("--commit", default="")
     ap.add_argument("--aoti-child")
@@ -349,10 +351,18 @@ def main():
                "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
                "rounds": a.rounds, "iters": a.iters, "programs": {}}
     per = {name: [] for name, _, _ in programs}
+    start = time.monotonic()
     for i in range(a.rounds):
+        t0 = time.monotonic()
         for name, d, method in programs:
             per[name].append(one_round(a, d, name, method, sides[name]))
         print(f"round {i + 1}/{a.rounds} done", flush=True)
+        now = time.monotonic()
+        if a.time_budget and i + 1 < a.rounds and now - start + (now - t0) > a.time_budget:
+            print(f"time budget {a.time_budget:.0f} s: stopping after {i + 1} rounds", flush=True)
+            break
+    results["rounds"] = len(per[programs[0][0]]) if programs else 0
+    a.rounds = results["rounds"]
     for name, d, method in programs:
         cols, ratios = summarize(per[name])
         errors = sorted({f"{k}: {v['error']}" for r in per[name] for k, v in r.items()

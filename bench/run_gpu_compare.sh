@@ -8,8 +8,9 @@
 # BUILD: our libraries + executorch-run (tests/cuda-backend/gpu/pack_carry.sh);
 # UPSTREAM_KIT: ../shared/tools/upstream-runtime copied into the tree;
 # EXPORTER_KIT: the exporter tarballs + flatc (tools/export/make_corpus.py's
-# needs), only for PROGRAMS the committed corpus lacks. ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]) and
-# COMMIT can be set in the environment. Raw JSON and the log go to $OUT.
+# needs), only for PROGRAMS the committed corpus lacks. ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]),
+# TIME_BUDGET (seconds for the rounds; fewer rounds then) and COMMIT can be
+# set in the environment. Raw JSON and the log go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 B=$(cd "$1" && pwd) UK=$(cd "$2" && pwd) XK=${3:+$(cd "$3" && pwd)}
@@ -57,6 +58,6 @@ COMMIT=${LIBVER:-$COMMIT}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$B/tools/executorch-run/executorch-run" --version
   PYTHONPATH=/tmp/ux timeout 540 python3 bench/gpu_compare.py --ours "$B" --upstream "$RUNNER" \
-    --fixtures "$specs" --rounds "$ROUNDS" --iters "$ITERS" --commit "$COMMIT" \
+    --fixtures "$specs" --rounds "$ROUNDS" --iters "$ITERS" --time-budget "${TIME_BUDGET:-0}" --commit "$COMMIT" \
     --json "$OUT/gpu-compare.json"
 } 2>&1 | tee "$OUT/gpu-compare.txt"
