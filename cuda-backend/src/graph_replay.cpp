@@ -43,6 +43,13 @@ void* pinned_buffer(size_t nbytes) {
   return p;
 }
 
+// The stream's id, unique in the process (false when the runtime has none).
+bool stream_id(cudaStream_t s, unsigned long long* id) {
+  if (cudaStreamGetId(s, id) == cudaSuccess) return true;
+  (void)cudaGetLastError();
+  return false;
+}
+
 } // namespace
 
 size_t graph_launches_total() { return g_launches.load(std::memory_order_relaxed); }
@@ -344,7 +351,7 @@ Error GraphReplay::copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream,
     return Error::Internal;
   }
   done_recorded_ = true;
-  done_stream_ = stream;
+  done_stream_known_ = stream_id(stream, &done_stream_id_);
   if (!host_from_pinned) return Error::Ok;
   if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize", label)) {
     return Error::Internal;
@@ -369,7 +376,9 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs, std::vector<IoTe
   if (e != Error::Ok) return e;
   // Staging is shared by every stream: wait for the previous execute (on
   // the same stream, stream order already does).
-  if (done_recorded_ && stream != done_stream_ &&
+  unsigned long long id = 0;
+  const bool same_stream = done_stream_known_ && stream_id(stream, &id) && id == done_stream_id_;
+  if (done_recorded_ && !same_stream &&
       !cuda_ok(cudaStreamWaitEvent(stream, done_, 0), "wait", label)) {
     return Error::Internal;
   }

@@ -88,8 +88,11 @@ class GraphReplay {
   cudaGraphExec_t exec_ = nullptr;
   // Per tensor: its copy node (null node: copied outside the graph).
   std::vector<CopyNode> in_nodes_, out_nodes_;
-  cudaEvent_t done_ = nullptr;         // end of the previous execute
-  cudaStream_t done_stream_ = nullptr; // the stream done_ was recorded on
+  cudaEvent_t done_ = nullptr; // end of the previous execute
+  // The stream done_ was recorded on, by its id: a handle can name another
+  // stream later (destroyed and reused, or the per-thread default stream).
+  unsigned long long done_stream_id_ = 0;
+  bool done_stream_known_ = false;
   bool done_recorded_ = false;
 };
 
