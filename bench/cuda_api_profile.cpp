@@ -162,8 +162,10 @@ ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaEventRecord, (cudaEvent_t ev, cu
              (ev, st))
 ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaEventSynchronize, (cudaEvent_t ev), (ev))
 ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaStreamSynchronize, (cudaStream_t st), (st))
+#if CUDART_VERSION >= 12000 // cudaStreamGetId is CUDA 12's
 ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaStreamGetId,
              (cudaStream_t st, unsigned long long* id), (st, id))
+#endif
 ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaPointerGetAttributes,
              (cudaPointerAttributes * a, const void* p), (a, p))
 ET_INTERPOSE(cudaError_t, cudaErrorUnknown, cudaGetDevice, (int* d), (d))

@@ -43,10 +43,16 @@ void* pinned_buffer(size_t nbytes) {
   return p;
 }
 
-// The stream's id, unique in the process (false when the runtime has none).
+// The stream's id, unique in the process (false when the runtime has none:
+// cudaStreamGetId is CUDA 12's; with older toolkits every execute waits).
 bool stream_id(cudaStream_t s, unsigned long long* id) {
+#if CUDART_VERSION >= 12000
   if (cudaStreamGetId(s, id) == cudaSuccess) return true;
   (void)cudaGetLastError();
+#else
+  (void)s;
+  (void)id;
+#endif
   return false;
 }
 
