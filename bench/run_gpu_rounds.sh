@@ -1,0 +1,48 @@
+#!/bin/bash
+# Our own GPU figures over several processes, on the GPU host: each process
+# is one gpu_bench run (its own CUDA context, cold dlopen of the backend),
+# so the spread covers process-to-process variation, not only run-to-run.
+# Then the same with bench/cuda_api_profile.cpp preloaded, which splits each
+# execute's host time into CUDA calls and the rest.
+#
+#   bench/run_gpu_rounds.sh BUILD NAME
+# BUILD: tests/cuda-backend/gpu/pack_carry.sh's output of a -Dbenchmarks=true
+# build. NAME: the result files' stem, e.g. h100-2026-12-05-abc1234; they go
+# to $OUT: gpu-rounds-NAME.{csv,txt} and gpu-split-NAME.txt, the inputs of
+# bench/make_results.py (copy them into bench/results/). PROCS (5), RUNS
+# (300), WARMUP (50) and FIXTURES (tests/models/cuda) can be set.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+B=$(cd "${1:?build dir}" && pwd) NAME=${2:?result name}
+OUT=${OUT:-/tmp/gpu-rounds-out}
+PROCS=${PROCS:-5} RUNS=${RUNS:-300} WARMUP=${WARMUP:-50}
+F=${FIXTURES:-tests/models/cuda}
+mkdir -p "$OUT"
+NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
+export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}
+args=(--runs "$RUNS" --warmup "$WARMUP" --cuda-graph --device-io "$F/mlp" "$F/conv" "$F/transformer")
+lib=$("$B/tools/executorch-run/executorch-run" --version | sed -n 's/.*(libexecutorch \(.*\))$/\1/p')
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | sed 's/, /, driver /')
+what="$PROCS processes, each: gpu_bench ${args[*]}"
+
+csv=$OUT/gpu-rounds-$NAME.csv txt=$OUT/gpu-rounds-$NAME.txt
+echo "== gpu_bench rounds $(date -u +%Y-%m-%dT%H:%MZ), libexecutorch $lib, $gpu: $what" > "$txt"
+: > "$csv"
+for r in $(seq 1 "$PROCS"); do
+  one=$OUT/rounds-$r.csv
+  { echo; echo "round $r"; } >> "$txt"
+  timeout 300 "$B/bench/gpu_bench" "${args[@]}" --csv "$one" >> "$txt" 2>&1 || echo "gpu_bench rc=$?" >> "$txt"
+  # One header, then every process's rows with its round number in front.
+  [ -s "$csv" ] || sed -n '1s/^/round,/p' "$one" > "$csv"
+  sed -n "2,\$s/^/$r,/p" "$one" >> "$csv"
+  rm -f "$one"
+done
+
+split=$OUT/gpu-split-$NAME.txt
+echo "== cuda_api_profile $(date -u +%Y-%m-%dT%H:%MZ), libexecutorch $lib, $gpu: $what, bench/libcuda_api_profile.so preloaded" > "$split"
+for r in $(seq 1 "$PROCS"); do
+  { echo; echo "round $r"; } >> "$split"
+  LD_PRELOAD=$B/bench/libcuda_api_profile.so timeout 300 "$B/bench/gpu_bench" "${args[@]}" \
+    >> "$split" 2>&1 || echo "gpu_bench rc=$?" >> "$split"
+done
+echo "wrote $csv $txt $split"
