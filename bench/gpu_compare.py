@@ -30,7 +30,8 @@ Writes one JSON (raw) and prints a text summary; bench/make_results.py turns
 the JSON files in bench/results/ into RESULTS.md's GPU tables.
 
   gpu_compare.py --ours BUILD --upstream RUNNER --fixtures DIR[,DIR...]
-                 [--rounds 7] [--iters 300] [--time-budget SECONDS] --json OUT.json
+                 [--rounds 7] [--iters 300] [--time-budget SECONDS] [--cpus LIST]
+                 --json OUT.json
 """
 import argparse
 import json
@@ -316,6 +317,15 @@ def one_round(a, d, name, method, torch_side):
     return r
 
 
+def parse_cpus(spec):
+    """{cpu numbers} from a list such as 4-7 or 2,3,8-9."""
+    cpus = set()
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ours")
@@ -325,6 +335,8 @@ def main():
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--time-budget", type=float, default=0,
                     help="seconds: start no round that would end after this (0: no limit)")
+    ap.add_argument("--cpus", default="",
+                    help="CPU list (e.g. 4-7): pin this process and every runtime it starts")
     ap.add_argument("--json")
     ap.add_argument("--commit", default="")
     ap.add_argument("--aoti-child")
@@ -333,6 +345,10 @@ def main():
     if a.aoti_child:
         aoti_child(a.aoti_child, a.method, a.iters)
         return 0
+    if a.cpus:
+        # Children inherit the affinity: every runtime then runs on the same
+        # cores, so a round's processes do not differ by where they landed.
+        os.sched_setaffinity(0, parse_cpus(a.cpus))
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -349,7 +365,7 @@ def main():
             sides[name] = None
     results = {"commit": a.commit, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
                "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
-               "rounds": a.rounds, "iters": a.iters, "programs": {}}
+               "rounds": a.rounds, "iters": a.iters, "cpus": a.cpus, "programs": {}}
     per = {name: [] for name, _, _ in programs}
     start = time.monotonic()
     for i in range(a.rounds):
