@@ -5,6 +5,7 @@
 #include <memory>
 #include <new>
 #include <mutex>
+#include <optional>
 #include <string_view>
 
 #include <cuda_runtime_api.h>
@@ -12,6 +13,7 @@
 #include <executorch/extension/cuda/caller_stream.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "aoti/device_pool.h"
 #include "aoti/model.h"
 #include "aoti/shim_internal.h"
 #include "graph_replay.h"
@@ -303,6 +305,10 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   const auto caller = extension::cuda::getCallerStream();
   cudaStream_t stream = caller.has_value() ? *caller : model.own_stream();
   aoti::ScopedCurrentStream current(model.device_index(), stream);
+  // The shim's temporaries on the caller's stream are kept for the next
+  // execute on it, as on the delegate's own (device_pool.h).
+  std::optional<aoti::ScopedCallerStreamCache> cache_caller;
+  if (caller.has_value()) cache_caller.emplace(stream);
   bool synced = false;
   e = delegate->graph != nullptr ? delegate->graph->execute(inputs, outputs, stream, &synced)
                                  : run_model(model, inputs, outputs, stream);

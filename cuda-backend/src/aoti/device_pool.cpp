@@ -11,6 +11,10 @@ namespace backends {
 namespace cuda {
 namespace aoti {
 
+// Whether `stream` is this thread's ScopedCallerStreamCache stream and may
+// be cached; its id then.
+bool caller_stream_id(cudaStream_t stream, unsigned long long* id);
+
 namespace {
 
 constexpr int kMaxDevices = 64;
@@ -70,8 +74,10 @@ constexpr size_t kCacheAlign = 512;
 size_t cache_round(size_t n) { return (n + kCacheAlign - 1) / kCacheAlign * kCacheAlign; }
 
 struct StreamCache {
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr; // a delegate's own stream; nullptr for a caller's
+  unsigned long long id = 0;     // a caller's stream: its cudaStreamGetId
   int32_t device = 0;
+  size_t limit = kStreamCacheBytes;
   size_t bytes = 0; // held in `free`
   std::unordered_map<size_t, std::vector<void*>> free;
 };
@@ -86,10 +92,58 @@ std::vector<StreamCache>& caches() {
 }
 // Under cache_mu(); nullptr when `stream` is not a cached one.
 StreamCache* cache_of(cudaStream_t stream) {
+  if (stream == nullptr) return nullptr; // the legacy default stream: never a delegate's own
   for (StreamCache& c : caches()) {
     if (c.stream == stream) return &c;
   }
   return nullptr;
+}
+
+// Under cache_mu(): a new cache for the caller's stream with this id, when
+// there is room for one more.
+StreamCache* caller_cache(unsigned long long id, int32_t device) {
+  size_t callers = 0;
+  for (const StreamCache& c : caches()) callers += c.stream == nullptr;
+  if (callers >= kCallerCaches) return nullptr;
+  StreamCache c;
+  c.id = id;
+  c.device = device;
+  c.limit = kCallerCacheBytes;
+  caches().push_back(std::move(c));
+  return &caches().back();
+}
+
+// Under cache_mu(): `stream`'s cache, a delegate's own or, inside a
+// ScopedCallerStreamCache of that stream, the caller's (made for an
+// allocation on `device`; a free, kNoDevice, makes none).
+constexpr int32_t kNoDevice = -1;
+StreamCache* find_cache(cudaStream_t stream, int32_t device) {
+  if (StreamCache* c = cache_of(stream)) return c;
+  unsigned long long id = 0;
+  if (!caller_stream_id(stream, &id)) return nullptr;
+  for (StreamCache& c : caches()) {
+    if (c.stream == nullptr && c.id == id) return &c;
+  }
+  return device == kNoDevice ? nullptr : caller_cache(id, device);
+}
+
+thread_local ScopedCallerStreamCache* tl_caller = nullptr;
+
+// The stream's id, when it may be cached now: never captured, CUDA 12+.
+bool ask_stream_id(cudaStream_t stream, unsigned long long* id) {
+#if CUDART_VERSION >= 12000
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess ||
+      status != cudaStreamCaptureStatusNone || cudaStreamGetId(stream, id) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return true;
+#else
+  (void)stream;
+  (void)id;
+  return false;
+#endif
 }
 
 cudaError_t pool_malloc(void** out, size_t nbytes, int32_t device, cudaStream_t stream) {
@@ -106,6 +160,24 @@ thread_local CaptureArena* tl_arena = nullptr;
 thread_local ScopedAllocTally* tl_tally = nullptr;
 
 } // namespace
+
+// Asks once per scope; called under cache_mu(), from this scope's thread.
+bool caller_stream_id(cudaStream_t stream, unsigned long long* id) {
+  ScopedCallerStreamCache* s = tl_caller;
+  if (s == nullptr || s->stream_ != stream) return false;
+  using State = ScopedCallerStreamCache::State;
+  if (s->state_ == State::kUnasked) {
+    s->state_ = ask_stream_id(stream, &s->id_) ? State::kCached : State::kUncached;
+  }
+  *id = s->id_;
+  return s->state_ == State::kCached;
+}
+
+ScopedCallerStreamCache::ScopedCallerStreamCache(cudaStream_t stream)
+    : stream_(stream), prev_(tl_caller) {
+  tl_caller = this;
+}
+ScopedCallerStreamCache::~ScopedCallerStreamCache() { tl_caller = prev_; }
 
 ScopedCaptureArena::ScopedCaptureArena(CaptureArena* arena) : prev_(tl_arena) { tl_arena = arena; }
 ScopedCaptureArena::~ScopedCaptureArena() { tl_arena = prev_; }
@@ -128,7 +200,7 @@ cudaError_t pool_alloc(void** out, size_t nbytes, int32_t device, cudaStream_t s
   const size_t size = cache_round(nbytes);
   {
     std::lock_guard<std::mutex> lk(cache_mu());
-    if (StreamCache* c = cache_of(stream)) {
+    if (StreamCache* c = find_cache(stream, device)) {
       auto it = c->free.find(size);
       if (it != c->free.end() && !it->second.empty()) {
         *out = it->second.back();
@@ -150,9 +222,9 @@ cudaError_t pool_free(void* p, size_t nbytes, cudaStream_t stream) {
   }
   {
     std::lock_guard<std::mutex> lk(cache_mu());
-    StreamCache* c = cache_of(stream);
     const size_t size = cache_round(nbytes);
-    if (c != nullptr && c->bytes + size <= kStreamCacheBytes) {
+    StreamCache* c = find_cache(stream, kNoDevice);
+    if (c != nullptr && c->bytes + size <= c->limit) {
       c->free[size].push_back(p);
       c->bytes += size;
       return cudaSuccess;
@@ -190,15 +262,35 @@ void pool_model_created(int32_t device) {
   ++slots()[device].models;
 }
 
+namespace {
+// Frees the caller streams' caches on `device`; the device is synchronized.
+void drop_caller_caches(int32_t device) {
+  std::lock_guard<std::mutex> lk(cache_mu());
+  std::vector<StreamCache>& all = caches();
+  for (size_t i = all.size(); i-- > 0;) {
+    if (all[i].stream != nullptr || all[i].device != device) continue;
+    for (auto& kv : all[i].free) {
+      for (void* p : kv.second) cudaFree(p);
+    }
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+} // namespace
+
 void pool_model_destroyed(int32_t device) {
   if (device < 0 || device >= kMaxDevices) return;
-  std::lock_guard<std::mutex> lk(pool_mu());
-  PoolSlot& s = slots()[device];
-  cudaMemPool_t pool = s.pool.load();
-  if (s.models > 0 && --s.models == 0 && pool != nullptr) {
-    // The caller synchronized the device: nothing queued still uses blocks.
-    cudaMemPoolTrimTo(pool, 0);
+  bool last = false;
+  {
+    std::lock_guard<std::mutex> lk(pool_mu());
+    PoolSlot& s = slots()[device];
+    last = s.models > 0 && --s.models == 0;
   }
+  if (!last) return;
+  // The caller synchronized the device: nothing queued still uses blocks.
+  drop_caller_caches(device);
+  std::lock_guard<std::mutex> lk(pool_mu());
+  cudaMemPool_t pool = slots()[device].pool.load();
+  if (slots()[device].models == 0 && pool != nullptr) cudaMemPoolTrimTo(pool, 0);
 }
 
 PoolStats pool_stats() {

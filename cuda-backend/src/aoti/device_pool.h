@@ -33,6 +33,33 @@ constexpr size_t kStreamCacheBytes = size_t{1} << 30;
 void pool_cache_stream(cudaStream_t stream, int32_t device);
 void pool_forget_stream(cudaStream_t stream);
 
+// A caller's stream, for one execute: blocks allocated and freed on it are
+// cached too, keyed by the stream's cudaStreamGetId id (a destroyed
+// stream's handle can come back for a new stream; its id does not), at most
+// kCallerCaches streams of kCallerCacheBytes each. Not while the stream is
+// being captured (an application's CUDA graph would keep the addresses), and
+// not with CUDA before 12 (no stream ids). The id and the capture status are
+// asked for once per scope, at its first allocation or free, so an execute
+// that allocates nothing (a graph replay) makes no extra CUDA call. The
+// caches go when the device's last model does (pool_model_destroyed).
+constexpr size_t kCallerCaches = 4;
+constexpr size_t kCallerCacheBytes = size_t{256} << 20;
+class ScopedCallerStreamCache {
+ public:
+  explicit ScopedCallerStreamCache(cudaStream_t stream);
+  ~ScopedCallerStreamCache();
+  ScopedCallerStreamCache(const ScopedCallerStreamCache&) = delete;
+  ScopedCallerStreamCache& operator=(const ScopedCallerStreamCache&) = delete;
+
+ private:
+  friend bool caller_stream_id(cudaStream_t stream, unsigned long long* id);
+  enum class State { kUnasked, kCached, kUncached };
+  cudaStream_t stream_;
+  State state_ = State::kUnasked;
+  unsigned long long id_ = 0;
+  ScopedCallerStreamCache* prev_;
+};
+
 // While a CUDA graph is captured (graph_replay.cpp), this thread's
 // allocations come from a preallocated bump arena instead of becoming graph
 // allocation nodes (each of which costs time at every replay); frees of

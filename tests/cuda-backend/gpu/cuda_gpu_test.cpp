@@ -446,6 +446,33 @@ static void check_repeats(rt::BackendInterface* be, Fixtures& fxs, int reps) {
   }
 }
 
+// 5b: on a caller's stream the shim's temporaries are kept in that stream's
+// cache (device_pool.h): the cache grows once, the second window of executes
+// grows nothing, and the outputs still match.
+static void check_caller_stream_cache(rt::BackendInterface* be, Fixture& f, int reps) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  Io io;
+  make_io(f, io, true);
+  cudaDeviceSynchronize();
+  const BackendHeld before = backend_held();
+  {
+    executorch::extension::cuda::CallerStreamGuard g(s);
+    for (int i = 0; i < 20; ++i) (void)run(be, f, io);
+    check_two_windows(be, f, io, reps, "caller stream");
+  }
+  cudaStreamSynchronize(s);
+  const BackendHeld after = backend_held();
+  std::printf("caller stream %s: stream-cached %d -> %d KiB\n", f.dir.c_str(), before.cached_kib,
+              after.cached_kib);
+  EXPECT(after.cached_kib > before.cached_kib,
+         "caller stream %s: no temporaries were cached (%d -> %d KiB)", f.dir.c_str(),
+         before.cached_kib, after.cached_kib);
+  check_outputs(f, io, "caller stream, cached temporaries");
+  free_io(f, io);
+  cudaStreamDestroy(s);
+}
+
 // 6: use_cuda_graph (runtime option): every fixture through a second
 // delegate that captures its second execute and replays it after; the
 // replays match the reference with moved buffers, host I/O, a caller
@@ -680,10 +707,12 @@ int main(int argc, char** argv) {
   }
   check_caller_stream(be, *fxs[0]);
   check_host_inputs_reusable(be, *fxs[0]);
-  check_threads(be, fxs);
   // Fewer under a sanitizer: EXECUTORCH_GPU_TEST_REPEATS.
   const char* reps_env = std::getenv("EXECUTORCH_GPU_TEST_REPEATS");
   const int reps = reps_env ? std::max(1, std::atoi(reps_env)) : 1000;
+  // Before check_threads' four streams take the caller-stream cache slots.
+  check_caller_stream_cache(be, *fxs[0], reps);
+  check_threads(be, fxs);
   check_repeats(be, fxs, reps);
   check_cuda_graph(be, fxs, reps);
   check_cuda_graph_host_first(be, fxs);
