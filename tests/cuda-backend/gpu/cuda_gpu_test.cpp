@@ -465,9 +465,11 @@ static void check_caller_stream_cache(rt::BackendInterface* be, Fixture& f, int 
   const BackendHeld after = backend_held();
   std::printf("caller stream %s: stream-cached %d -> %d KiB\n", f.dir.c_str(), before.cached_kib,
               after.cached_kib);
+#if CUDART_VERSION >= 12000 // before 12 there are no stream ids to key the cache by
   EXPECT(after.cached_kib > before.cached_kib,
          "caller stream %s: no temporaries were cached (%d -> %d KiB)", f.dir.c_str(),
          before.cached_kib, after.cached_kib);
+#endif
   check_outputs(f, io, "caller stream, cached temporaries");
   free_io(f, io);
   cudaStreamDestroy(s);
