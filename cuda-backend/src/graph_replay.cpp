@@ -43,19 +43,6 @@ void* pinned_buffer(size_t nbytes) {
   return p;
 }
 
-// The stream's id, unique in the process (false when the runtime has none:
-// cudaStreamGetId is CUDA 12's; with older toolkits every execute waits).
-bool stream_id(cudaStream_t s, unsigned long long* id) {
-#if CUDART_VERSION >= 12000
-  if (cudaStreamGetId(s, id) == cudaSuccess) return true;
-  (void)cudaGetLastError();
-#else
-  (void)s;
-  (void)id;
-#endif
-  return false;
-}
-
 } // namespace
 
 size_t graph_launches_total() { return g_launches.load(std::memory_order_relaxed); }
@@ -357,7 +344,7 @@ Error GraphReplay::copy_out(std::vector<IoTensor>& outputs, cudaStream_t stream,
     return Error::Internal;
   }
   done_recorded_ = true;
-  done_stream_known_ = stream_id(stream, &done_stream_id_);
+  done_stream_known_ = aoti::stream_id(stream, &done_stream_id_);
   if (!host_from_pinned) return Error::Ok;
   if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize", label)) {
     return Error::Internal;
@@ -381,9 +368,11 @@ Error GraphReplay::execute(const std::vector<IoTensor>& inputs, std::vector<IoTe
   Error e = stage(inputs, outputs);
   if (e != Error::Ok) return e;
   // Staging is shared by every stream: wait for the previous execute (on
-  // the same stream, stream order already does).
+  // the same stream, stream order already does; without stream ids, before
+  // CUDA 12, every execute waits).
   unsigned long long id = 0;
-  const bool same_stream = done_stream_known_ && stream_id(stream, &id) && id == done_stream_id_;
+  const bool same_stream =
+      done_stream_known_ && aoti::stream_id(stream, &id) && id == done_stream_id_;
   if (done_recorded_ && !same_stream &&
       !cuda_ok(cudaStreamWaitEvent(stream, done_, 0), "wait", label)) {
     return Error::Internal;

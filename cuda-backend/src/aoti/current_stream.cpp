@@ -36,6 +36,17 @@ void set_current_stream(int32_t dev, cudaStream_t s) {
   }
 }
 
+bool stream_id(cudaStream_t s, unsigned long long* id) {
+#if CUDART_VERSION >= 12000
+  if (cudaStreamGetId(s, id) == cudaSuccess) return true;
+  (void)cudaGetLastError();
+#else
+  (void)s;
+  (void)id;
+#endif
+  return false;
+}
+
 } // namespace aoti
 } // namespace cuda
 } // namespace backends

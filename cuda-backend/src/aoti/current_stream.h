@@ -16,6 +16,11 @@ namespace aoti {
 cudaStream_t current_stream(int32_t device_index);
 void set_current_stream(int32_t device_index, cudaStream_t stream);
 
+// The stream's id, unique in the process (a destroyed stream's handle can
+// come back for a new stream; its id does not). False when the runtime has
+// none: cudaStreamGetId is CUDA 12's.
+bool stream_id(cudaStream_t s, unsigned long long* id);
+
 // RAII: make `stream` current on the device for this thread.
 class ScopedCurrentStream {
  public:

@@ -1,5 +1,7 @@
 #include "device_pool.h"
 
+#include "current_stream.h"
+
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -129,21 +131,16 @@ StreamCache* find_cache(cudaStream_t stream, int32_t device) {
 
 thread_local ScopedCallerStreamCache* tl_caller = nullptr;
 
-// The stream's id, when it may be cached now: never captured, CUDA 12+.
+// The stream's id, when it may be cached now: not being captured, and the
+// runtime has ids (CUDA 12+).
 bool ask_stream_id(cudaStream_t stream, unsigned long long* id) {
-#if CUDART_VERSION >= 12000
+  if (!stream_id(stream, id)) return false;
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess ||
-      status != cudaStreamCaptureStatusNone || cudaStreamGetId(stream, id) != cudaSuccess) {
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
-  return true;
-#else
-  (void)stream;
-  (void)id;
-  return false;
-#endif
+  return status == cudaStreamCaptureStatusNone;
 }
 
 cudaError_t pool_malloc(void** out, size_t nbytes, int32_t device, cudaStream_t stream) {
