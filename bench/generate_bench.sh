@@ -50,8 +50,9 @@ if [ -z "$F" ]; then
   F=/tmp/generate-bench-fixtures/cuda/kv_decoder
 fi
 [ -f "$F/model.pte" ] || { echo "no $F/model.pte (see $OUT/export.log)"; exit 1; }
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}
+# shellcheck source=bench/gpu_host_env.sh
+. bench/gpu_host_env.sh
+use_build_libs "$B"
 export PYTHONUNBUFFERED=1
 COMMIT=$(cat "$B/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)
 STAMP=$(date -u +%Y-%m-%d)

@@ -8,8 +8,9 @@ C=$(cd "${1:?usage: bench/ncu_conv.sh BUILD (a pack_carry.sh directory)}" && pwd
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/ncu-conv-out}
 mkdir -p "$OUT"
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-export LD_LIBRARY_PATH=$C/runtime:$C/cuda-stream:$C/cuda-backend:/usr/local/cuda/lib64:${NV:-}
+# shellcheck source=bench/gpu_host_env.sh
+. bench/gpu_host_env.sh
+use_build_libs "$C"
 G=$(python3 -c "
 import sys; sys.path.insert(0,'bench'); import gpu_compare
 print(gpu_compare.gpu_bench_dir('tests/models/corpus/cuda/conv','forward'))")

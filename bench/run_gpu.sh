@@ -25,8 +25,9 @@ B=$(cd "${1:-build-gpubench}" && pwd) || { echo "no build dir ${1:-build-gpubenc
 OUT=${OUT:-/tmp/gpu-bench-out}
 RUNS=${RUNS:-500} WARMUP=${WARMUP:-50}
 mkdir -p "$OUT"
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# shellcheck source=bench/gpu_host_env.sh
+. bench/gpu_host_env.sh
+use_build_libs "$B"
 export PYTHONUNBUFFERED=1
 F=${FIXTURES:-tests/models/cuda}
 {

@@ -49,10 +49,11 @@ for p in $PROGRAMS; do
   d=tests/models/corpus/cuda/$n; [ -f "$d/model.pte" ] || d=$F/cuda/$n
   if [ -f "$d/model.pte" ]; then specs+="${specs:+,}$d:$m"; else echo "no program $n (export failed?)"; fi
 done
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}
+# shellcheck source=bench/gpu_host_env.sh
+. bench/gpu_host_env.sh
+use_build_libs "$B"
 # The library names the commit it was built from; that is what was measured.
-LIBVER=$("$B/tools/executorch-run/executorch-run" --version | sed -n 's/.*(libexecutorch \(.*\))$/\1/p')
+LIBVER=$(libexecutorch_commit "$B")
 COMMIT=${LIBVER:-$COMMIT}
 {
   echo "== gpu_compare $(date -u +%Y-%m-%dT%H:%MZ), ours at $COMMIT, upstream cff6f4dd32"

@@ -18,10 +18,11 @@ OUT=${OUT:-/tmp/gpu-rounds-out}
 PROCS=${PROCS:-5} RUNS=${RUNS:-300} WARMUP=${WARMUP:-50}
 F=${FIXTURES:-tests/models/cuda}
 mkdir -p "$OUT"
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-export LD_LIBRARY_PATH=$B/runtime:$B/cuda-stream:$B/cuda-backend:/usr/local/cuda/lib64${NV:+:$NV}
+# shellcheck source=bench/gpu_host_env.sh
+. bench/gpu_host_env.sh
+use_build_libs "$B"
 args=(--runs "$RUNS" --warmup "$WARMUP" --cuda-graph --device-io "$F/mlp" "$F/conv" "$F/transformer")
-lib=$("$B/tools/executorch-run/executorch-run" --version | sed -n 's/.*(libexecutorch \(.*\))$/\1/p')
+lib=$(libexecutorch_commit "$B")
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | sed 's/, /, driver /')
 what="$PROCS processes, each: gpu_bench ${args[*]}"
 

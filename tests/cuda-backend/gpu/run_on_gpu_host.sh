@@ -19,9 +19,9 @@ LOG=$OUT/summary.log
 say() { echo "$*" | tee -a "$LOG"; }
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1
-NV=$(python3 -c "import nvidia,os;print(':'.join(os.path.join(d,x,'lib') for d in nvidia.__path__ for x in os.listdir(d)))" 2>/dev/null)
-LIBS=$B/runtime:$B/cuda-stream:$B/cuda-backend
-export LD_LIBRARY_PATH=$LIBS:/usr/local/cuda/lib64:${NV:-}
+# shellcheck source=bench/gpu_host_env.sh
+. "$SRC/bench/gpu_host_env.sh"
+use_build_libs "$B"
 nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv > "$OUT/gpu.log" 2>&1
 say "== gpu: $(tail -1 "$OUT/gpu.log")"
 ALL="mlp conv transformer mlp_host conv_host transformer_host mlp2 conv_aten attn attn32"
