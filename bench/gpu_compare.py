@@ -30,7 +30,8 @@ Writes one JSON (raw) and prints a text summary; bench/make_results.py turns
 the JSON files in bench/results/ into RESULTS.md's GPU tables.
 
   gpu_compare.py --ours BUILD --upstream RUNNER --fixtures DIR[,DIR...]
-                 [--rounds 7] [--iters 300] [--time-budget SECONDS] [--cpus LIST]
+                 [--rounds 7] [--warmup-rounds 1] [--iters 300]
+                 [--time-budget SECONDS] [--cpus LIST]
                  --json OUT.json
 """
 import argparse
@@ -332,9 +333,13 @@ def main():
     ap.add_argument("--upstream")
     ap.add_argument("--fixtures", default="")
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--warmup-rounds", type=int, default=1,
+                    help="rounds run first and not recorded (the first processes on a "
+                         "machine that was idle run slower, ours and the others alike)")
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--time-budget", type=float, default=0,
-                    help="seconds: start no round that would end after this (0: no limit)")
+                    help="seconds after the warm-up: start no round that would end after "
+                         "this (0: no limit)")
     ap.add_argument("--cpus", default="",
                     help="CPU list (e.g. 4-7): pin this process and every runtime it starts")
     ap.add_argument("--json")
@@ -365,7 +370,12 @@ def main():
             sides[name] = None
     results = {"commit": a.commit, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
                "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
-               "rounds": a.rounds, "iters": a.iters, "cpus": a.cpus, "programs": {}}
+               "rounds": a.rounds, "iters": a.iters, "cpus": a.cpus,
+               "warmup_rounds": a.warmup_rounds, "programs": {}}
+    for i in range(a.warmup_rounds):
+        for name, d, method in programs:
+            one_round(a, d, name, method, sides[name])
+        print(f"warm-up round {i + 1}/{a.warmup_rounds} done (not recorded)", flush=True)
     per = {name: [] for name, _, _ in programs}
     start = time.monotonic()
     for i in range(a.rounds):

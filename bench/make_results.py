@@ -65,6 +65,8 @@ def tables(run, name):
              "",
              f"{run['rounds']} interleaved rounds x {run['iters']} executes"
              + (f", every process pinned to CPUs {run['cpus']}" if run.get("cpus") else "")
+             + (f", after {run['warmup_rounds']} unrecorded warm-up round(s)"
+                if run.get("warmup_rounds") else "")
              + "; each cell: median of the round medians [min-max], microseconds unless marked.",
              "",
              "| program | " + " | ".join(label for _, label in COLUMNS) + " |",
