@@ -17,6 +17,9 @@
 //                      device memory the shim's pools hold from the driver,
 //                      hand out (cached blocks included) and keep cached on
 //                      delegate streams, summed over devices (device_pool.h).
+//   "outputs_in_place" -> int: outputs a model allocated straight in the
+//                      caller's device buffer, so that no copy was needed
+//                      (output_placement.h), in this process.
 // CudaBackend::set_option: "weight_sharing_across_methods" (bool; another
 // type is InvalidArgument).
 #include <array>
@@ -32,6 +35,7 @@
 
 #include "cuda_backend.h"
 #include "aoti/device_pool.h"
+#include "aoti/output_placement.h"
 #include "aoti/tensor_obj.h"
 #include "graph_replay.h"
 
@@ -77,6 +81,8 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
       option.value = clamp_int(static_cast<int64_t>(aoti::pool_stats().used >> 10));
     } else if (std::strcmp(option.key, "pool_cached_kib") == 0) {
       option.value = clamp_int(static_cast<int64_t>(aoti::pool_stats().cached >> 10));
+    } else if (std::strcmp(option.key, "outputs_in_place") == 0) {
+      option.value = clamp_int(aoti::outputs_in_place_total());
     }
   }
   return BackendInterface::get_option(context, options);

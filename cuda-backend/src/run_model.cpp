@@ -1,10 +1,12 @@
 #include "run_model.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include <executorch/runtime/platform/log.h>
 
 #include "aoti/device_pool.h"
+#include "aoti/output_placement.h"
 #include "aoti/shim_internal.h"
 #include "tensor_resize.h"
 
@@ -47,6 +49,13 @@ class HandleSet {
   ~HandleSet() { drop(); }
   HandleSet(const HandleSet&) = delete;
   HandleSet& operator=(const HandleSet&) = delete;
+  // Every slot holding `old` holds `now` instead; `old` is deleted.
+  void replace(TensorObj* old, TensorObj* now) {
+    for (auto& h : handles) {
+      if (h == old) h = now;
+    }
+    aoti::destroy_tensor(old);
+  }
   void drop() {
     // Outputs may repeat a handle: delete each once.
     for (size_t i = 0; i < handles.size(); ++i) {
@@ -62,6 +71,47 @@ class HandleSet {
 };
 
 thread_local std::vector<TensorObj*> tl_input_handles, tl_output_handles;
+thread_local std::vector<aoti::PlacementTarget> tl_targets;
+thread_local std::vector<aoti::OutputFate> tl_fates;
+
+// The caller's device buffers the model may allocate its outputs in: a
+// caller tensor on this device, aligned as Inductor assumes its own
+// allocations are (16 bytes), overlapping no input.
+const aoti::PlacementTarget* placement_targets(const std::vector<IoTensor>& ins,
+                                               const std::vector<IoTensor>& outs, int dev) {
+  tl_targets.assign(outs.size(), aoti::PlacementTarget{});
+  for (size_t j = 0; j < outs.size(); ++j) {
+    const IoTensor& t = outs[j];
+    if (!t.on_device || t.tensor == nullptr || t.nbytes == 0 ||
+        reinterpret_cast<uintptr_t>(t.data) % 16 != 0)
+      continue;
+    const char* lo = static_cast<const char*>(t.data);
+    bool overlaps = false;
+    for (const IoTensor& i : ins) {
+      const char* ilo = static_cast<const char*>(i.data);
+      overlaps = overlaps || (i.on_device && ilo < lo + t.nbytes && lo < ilo + i.nbytes);
+    }
+    if (overlaps) continue;
+    tl_targets[j] = {t.data,         t.nbytes,       t.dtype,         dev,
+                     t.sizes.size(), t.sizes.data(), t.strides.data()};
+  }
+  return tl_targets.data();
+}
+
+// A copy of `h` (its whole strided extent) in a fresh device block, for an
+// output that lies in a buffer another output is about to be written to.
+TensorObj* stage_copy(const TensorObj& h, int dev, cudaStream_t stream) {
+  const int64_t nd = static_cast<int64_t>(h.sizes.size());
+  const size_t span = aoti::span_bytes(nd, h.sizes.data(), h.strides.data(), h.elem_size());
+  TensorObj* s =
+      aoti::make_owned_device(span, nd, h.sizes.data(), h.strides.data(), h.dtype, dev, stream);
+  if (s != nullptr && span > 0 &&
+      cudaMemcpyAsync(s->data(), h.data(), span, cudaMemcpyDeviceToDevice, stream) != cudaSuccess) {
+    aoti::destroy_tensor(s);
+    return nullptr;
+  }
+  return s;
+}
 
 // Output j of the model (`h`) against the planned tensor `t`: same dtype;
 // the same shape, or (a dynamic shape) `t`'s tensor resized to it within its
@@ -194,6 +244,7 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     AOTI_TRACE("execute[%s] input %zu %s", label, i, aoti::describe(h).c_str());
   }
   HandleSet outputs(tl_output_handles, n_out);
+  aoti::ScopedPlacement placement(model.output_plan(), placement_targets(ins, outs, dev), n_out);
   AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", label, n_in, n_out,
              static_cast<void*>(stream));
   const int32_t rc = model.api().run(model.container(), inputs.handles.data(), n_in,
@@ -210,12 +261,28 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     return Error::Internal;
   }
   for (size_t j = 0; j < n_out; ++j) {
-    TensorObj* h = outputs.handles[j];
-    ET_CHECK_OR_RETURN_ERROR(h != nullptr, Internal,
+    ET_CHECK_OR_RETURN_ERROR(outputs.handles[j] != nullptr, Internal,
                              "CudaBackend[%s]: the model produced no output %zu", label, j);
+  }
+  tl_fates.resize(n_out);
+  placement.settle(outputs.handles.data(), tl_fates.data());
+  // Staged copies replace their outputs' handles (dropped with the set).
+  for (size_t j = 0; j < n_out; ++j) {
+    if (tl_fates[j] != aoti::OutputFate::kStage) continue;
+    TensorObj* staged = stage_copy(*outputs.handles[j], dev, stream);
+    ET_CHECK_OR_RETURN_ERROR(staged != nullptr, MemoryAllocationFailed,
+                             "CudaBackend[%s]: no memory to stage output %zu", label, j);
+    outputs.replace(outputs.handles[j], staged);
+    for (size_t k = j + 1; k < n_out; ++k) {
+      if (outputs.handles[k] == staged) tl_fates[k] = aoti::OutputFate::kCopy;
+    }
+  }
+  for (size_t j = 0; j < n_out; ++j) {
+    TensorObj* h = outputs.handles[j];
     Error e = fit_output(model, j, *h, outs[j]);
     if (e != Error::Ok) return e;
     const IoTensor& t = outs[j];
+    if (tl_fates[j] == aoti::OutputFate::kInPlace) continue;
     if (h->data() == t.data && t.on_device) continue;
     const cudaError_t ce = copy_output(*h, t, model.device_index(), stream);
     if (ce != cudaSuccess) {

@@ -12,6 +12,7 @@
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/result.h>
 
+#include "aoti/output_placement.h"
 #include "aoti/shared_constants.h"
 #include "aoti/weights_check.h"
 
@@ -76,6 +77,8 @@ class LoadedModel {
   cudaStream_t own_stream() const { return stream_; }
   int device_index() const { return device_index_; }
   const std::string& label() const { return label_; }
+  // Where runs' outputs are allocated (output_placement.h); runs learn it.
+  OutputPlan& output_plan() const { return output_plan_; }
 
  private:
   LoadedModel() = default;
@@ -97,6 +100,7 @@ class LoadedModel {
   int device_index_ = 0;
   bool pool_counted_ = false;
   std::string label_;
+  mutable OutputPlan output_plan_;
   // Models whose constants this one uses (weight sharing): they outlive it.
   std::vector<std::shared_ptr<const void>> lenders_;
 };

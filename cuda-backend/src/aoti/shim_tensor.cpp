@@ -1,5 +1,6 @@
 // The AOTInductor C shim: tensor creation and lifetime, views, copies.
 #include "shim_abi.h"
+#include "output_placement.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -20,10 +21,17 @@ AOTI_SHIM AOTITorchError aoti_torch_empty_strided(int64_t ndim, const int64_t* s
   }
   size_t nbytes = shim::span_bytes(ndim, sizes, strides, es);
   if (dev_type == shim::kDevCuda) {
-    *out = shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, dev_idx,
-                                   shim::current_stream(dev_idx));
-    AOTI_TRACE("empty_strided ndim=%lld dt=%d dev=%d:%d strides=%s -> %s", (long long)ndim, dtype,
-               dev_type, dev_idx, strides ? "given" : "null", shim::describe(*out).c_str());
+    // An output's allocation may go straight to the caller's buffer.
+    uint32_t seq;
+    *out = shim::ScopedPlacement::take(nbytes, ndim, sizes, strides, dtype, dev_idx, &seq);
+    if (*out == nullptr) {
+      *out = shim::make_owned_device(nbytes, ndim, sizes, strides, dtype, dev_idx,
+                                     shim::current_stream(dev_idx));
+      shim::ScopedPlacement::tag(*out, seq);
+    }
+    AOTI_TRACE("empty_strided ndim=%lld dt=%d dev=%d:%d strides=%s seq=%u -> %s", (long long)ndim,
+               dtype, dev_type, dev_idx, strides ? "given" : "null", seq,
+               shim::describe(*out).c_str());
     return *out ? kOk : kFail;
   }
   if (dev_type == shim::kDevCpu) {

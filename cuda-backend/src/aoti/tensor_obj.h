@@ -74,6 +74,9 @@ struct Storage {
   int32_t device_type = kDevCuda;
   int32_t device_index = 0;
   cudaStream_t stream = nullptr; // allocation stream (owned device blocks)
+  // Which CUDA aoti_torch_empty_strided call of the run made the block
+  // (output_placement.h); UINT32_MAX when none counted it.
+  uint32_t alloc_seq = UINT32_MAX;
   std::atomic<int64_t> refs{1};
 };
 

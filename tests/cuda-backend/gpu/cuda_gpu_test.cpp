@@ -306,6 +306,46 @@ static void check_every_fixture(rt::BackendInterface* be, Fixtures& fxs) {
   }
 }
 
+static int outputs_in_place() {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, "outputs_in_place");
+  opt.value = -1;
+  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok)
+    return -1;
+  const int* v = std::get_if<int>(&opt.value);
+  return v ? *v : -1;
+}
+
+// 2b: with device outputs, a model allocates its outputs straight in the
+// caller's buffers (output_placement.h) once a first run (check_every_
+// fixture's) has shown which allocation each output is. Buffers filled
+// with 0xff first, and a second set of buffers: the results must be the
+// model's, in whichever buffers the execute is given.
+static void check_outputs_in_place(rt::BackendInterface* be, Fixtures& fxs) {
+  int total = 0;
+  for (auto& fx : fxs) {
+    Io a, b;
+    make_io(*fx, a, true);
+    make_io(*fx, b, true);
+    for (size_t j = 0; j < fx->outs.size(); ++j) {
+      cudaMemset(a.bufs[fx->ins.size() + j], 0xff, fx->outs[j].nbytes());
+      cudaMemset(b.bufs[fx->ins.size() + j], 0xff, fx->outs[j].nbytes());
+    }
+    const int before = outputs_in_place();
+    EXPECT(run(be, *fx, a) == rt::Error::Ok, "%s: execute, in place", fx->dir.c_str());
+    check_outputs(*fx, a, "outputs in place");
+    EXPECT(run(be, *fx, b) == rt::Error::Ok, "%s: execute, other buffers", fx->dir.c_str());
+    check_outputs(*fx, b, "in place, other buffers");
+    const int placed = outputs_in_place() - before;
+    std::printf("outputs in place %s: %d of %zu over 2 executes\n", fx->dir.c_str(), placed,
+                2 * fx->outs.size());
+    total += placed;
+    free_io(*fx, a);
+    free_io(*fx, b);
+  }
+  EXPECT(total > 0, "no fixture's output was allocated in the caller's buffer");
+}
+
 // 3: the CallerStreamGuard stream is the one used. Block the caller stream
 // with a host function until released; the result must not appear before.
 static void check_caller_stream(rt::BackendInterface* be, Fixture& fx) {
@@ -707,6 +747,7 @@ int main(int argc, char** argv) {
     std::printf("no fixture loaded\n");
     return 1;
   }
+  check_outputs_in_place(be, fxs);
   check_caller_stream(be, *fxs[0]);
   check_host_inputs_reusable(be, *fxs[0]);
   // Fewer under a sanitizer: EXECUTORCH_GPU_TEST_REPEATS.
