@@ -244,7 +244,9 @@ Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins
     AOTI_TRACE("execute[%s] input %zu %s", label, i, aoti::describe(h).c_str());
   }
   HandleSet outputs(tl_output_handles, n_out);
-  aoti::ScopedPlacement placement(model.output_plan(), placement_targets(ins, outs, dev), n_out);
+  aoti::OutputPlan& plan = model.output_plan();
+  aoti::ScopedPlacement placement(plan, plan.idle() ? nullptr : placement_targets(ins, outs, dev),
+                                  n_out);
   AOTI_TRACE("execute[%s] Run(n_in=%zu, n_out=%zu, stream=%p)", label, n_in, n_out,
              static_cast<void*>(stream));
   const int32_t rc = model.api().run(model.container(), inputs.handles.data(), n_in,

@@ -41,9 +41,8 @@ void OutputPlan::publish(std::vector<Entry> entries) {
 
 ScopedPlacement::ScopedPlacement(OutputPlan& plan, const PlacementTarget* targets, size_t n)
     : plan_(plan), targets_(targets), n_(n), lent_(tl_lent), prev_(tl_scope) {
-  if (plan.broken()) return;
+  if (targets == nullptr || plan.idle()) return;
   entries_ = plan.entries();
-  if (entries_ != nullptr && entries_->empty()) return;
   for (size_t j = 0; j < n && !active_; ++j) active_ = targets[j].data != nullptr;
   if (!active_) return;
   lent_.assign(n, false);

@@ -51,6 +51,11 @@ class OutputPlan {
   // Null until learned; then fixed (sorted by alloc) for the plan's life.
   const std::vector<Entry>* entries() const { return entries_.load(std::memory_order_acquire); }
   bool broken() const { return broken_.load(std::memory_order_relaxed); }
+  // Broken, or learned with nothing to place: runs need no targets.
+  bool idle() const {
+    const std::vector<Entry>* e = entries();
+    return broken() || (e != nullptr && e->empty());
+  }
   // The first publication wins (threads learning at once learn the same).
   void publish(std::vector<Entry> entries);
   void mark_broken() { broken_.store(true, std::memory_order_relaxed); }
@@ -69,8 +74,8 @@ enum class OutputFate : uint8_t {
 };
 
 // One run on this thread, from before the model's Run to after it. Inactive
-// (empty_strided behaves as without it) when the plan is broken, learned
-// empty, or no target is usable.
+// (empty_strided behaves as without it) when the plan is idle, `targets` is
+// null, or no target is usable.
 class ScopedPlacement {
  public:
   ScopedPlacement(OutputPlan& plan, const PlacementTarget* targets, size_t n);

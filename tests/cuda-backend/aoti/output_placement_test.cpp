@@ -138,6 +138,7 @@ TEST(OutputPlacement, SwappedOutputsAreStagedAndThePlanDropped) {
     EXPECT_EQ(fates[1], OutputFate::kStage);
   }
   EXPECT_TRUE(plan.broken());
+  EXPECT_TRUE(plan.idle());
   ScopedPlacement after(plan, t, 2); // inactive for good
   uint32_t seq;
   EXPECT_EQ(ScopedPlacement::take(kBytes, 2, kSizes, kStrides, aoti::kDtF32, 0, &seq), nullptr);
@@ -177,6 +178,7 @@ TEST(OutputPlacement, OutputsNotShapedLikeTheCallersAreNotLearned) {
   learn(plan, &t, 1);
   ASSERT_NE(plan.entries(), nullptr);
   EXPECT_TRUE(plan.entries()->empty());
+  EXPECT_TRUE(plan.idle());
   ScopedPlacement after(plan, &t, 1); // learned empty: inactive
   uint32_t seq;
   ScopedPlacement::take(kBytes, 2, kSizes, kStrides, aoti::kDtF32, 0, &seq);
@@ -211,6 +213,20 @@ TEST(OutputPlacement, NoUsableTargetLeavesThePlanUnlearned) {
     EXPECT_EQ(fate, OutputFate::kCopy);
   }
   EXPECT_EQ(plan.entries(), nullptr); // a later run with a device output learns
+  EXPECT_FALSE(plan.idle());
+}
+
+TEST(OutputPlacement, NullTargetsMakeAnInactiveScope) {
+  aoti::OutputPlan plan;
+  ScopedPlacement scope(plan, nullptr, 3);
+  uint32_t seq = 0;
+  EXPECT_EQ(ScopedPlacement::take(kBytes, 2, kSizes, kStrides, aoti::kDtF32, 0, &seq), nullptr);
+  EXPECT_EQ(seq, ScopedPlacement::kNoSeq);
+  aoti::TensorObj* outs[3] = {nullptr, nullptr, nullptr};
+  OutputFate fates[3];
+  scope.settle(outs, fates);
+  EXPECT_EQ(fates[2], OutputFate::kCopy);
+  EXPECT_EQ(plan.entries(), nullptr);
 }
 
 } // namespace
