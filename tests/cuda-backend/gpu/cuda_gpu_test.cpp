@@ -175,9 +175,10 @@ static void init_with_foreign_weights(rt::BackendInterface* be, const Fixture& a
   }
 }
 
-static int graph_launches() {
+// An int diagnostic of the backend's get_option; -1 where it gives none.
+static int int_option(const char* key) {
   rt::BackendOption opt{};
-  std::strcpy(opt.key, "cuda_graph_launches");
+  std::strcpy(opt.key, key);
   opt.value = -1;
   if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok)
     return -1;
@@ -306,16 +307,6 @@ static void check_every_fixture(rt::BackendInterface* be, Fixtures& fxs) {
   }
 }
 
-static int outputs_in_place() {
-  rt::BackendOption opt{};
-  std::strcpy(opt.key, "outputs_in_place");
-  opt.value = -1;
-  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok)
-    return -1;
-  const int* v = std::get_if<int>(&opt.value);
-  return v ? *v : -1;
-}
-
 // 2b: with device outputs, a model allocates its outputs straight in the
 // caller's buffers (output_placement.h) once a first run (check_every_
 // fixture's) has shown which allocation each output is. Buffers filled
@@ -331,12 +322,12 @@ static void check_outputs_in_place(rt::BackendInterface* be, Fixtures& fxs) {
       cudaMemset(a.bufs[fx->ins.size() + j], 0xff, fx->outs[j].nbytes());
       cudaMemset(b.bufs[fx->ins.size() + j], 0xff, fx->outs[j].nbytes());
     }
-    const int before = outputs_in_place();
+    const int before = int_option("outputs_in_place");
     EXPECT(run(be, *fx, a) == rt::Error::Ok, "%s: execute, in place", fx->dir.c_str());
     check_outputs(*fx, a, "outputs in place");
     EXPECT(run(be, *fx, b) == rt::Error::Ok, "%s: execute, other buffers", fx->dir.c_str());
     check_outputs(*fx, b, "in place, other buffers");
-    const int placed = outputs_in_place() - before;
+    const int placed = int_option("outputs_in_place") - before;
     std::printf("outputs in place %s: %d of %zu over 2 executes\n", fx->dir.c_str(), placed,
                 2 * fx->outs.size());
     total += placed;
@@ -523,7 +514,7 @@ static void check_cuda_graph(rt::BackendInterface* be, Fixtures& fxs, int reps) 
   rt::BackendOption opt{};
   std::strcpy(opt.key, "use_cuda_graph");
   opt.value = true;
-  const int launches0 = graph_launches();
+  const int launches0 = int_option("cuda_graph_launches");
   int expected = 0;
   for (auto& fp : fxs) {
     Fixture f = *fp; // same data, a second delegate
@@ -562,7 +553,7 @@ static void check_cuda_graph(rt::BackendInterface* be, Fixtures& fxs, int reps) 
     free_io(f, c);
     be->destroy(f.handle);
   }
-  const int launched = graph_launches() - launches0;
+  const int launched = int_option("cuda_graph_launches") - launches0;
   std::printf("graph: %d launches, %d expected (every execute after the first)\n", launched,
               expected);
   EXPECT(launched == expected, "graph launches %d, expected %d (a capture failed?)", launched,
@@ -578,7 +569,7 @@ static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs)
   rt::BackendOption opt{};
   std::strcpy(opt.key, "use_cuda_graph");
   opt.value = true;
-  const int launches0 = graph_launches();
+  const int launches0 = int_option("cuda_graph_launches");
   int expected = 0;
   for (auto& fp : fxs) {
     Fixture f = *fp;
@@ -617,7 +608,7 @@ static void check_cuda_graph_host_first(rt::BackendInterface* be, Fixtures& fxs)
     free_io(f, c);
     be->destroy(f.handle);
   }
-  const int launched = graph_launches() - launches0;
+  const int launched = int_option("cuda_graph_launches") - launches0;
   std::printf("pinned graph: %d launches, %d expected\n", launched, expected);
   EXPECT(launched == expected, "pinned graph launches %d, expected %d (a capture failed?)",
          launched, expected);
