@@ -8,9 +8,11 @@
 #   bench/run_gpu_session.sh BUILD UPSTREAM_KIT
 # BUILD: tests/cuda-backend/gpu/pack_carry.sh's output of a -Dbenchmarks=true
 # build; UPSTREAM_KIT: ../shared/tools/upstream-runtime copied into the tree.
-# Logs go to $OUT/{suite,rounds,compare}; $OUT/results holds the result
-# files under bench/results/'s names (gpu-rounds-, gpu-split-,
-# gpu-compare-GPU-DATE-COMMIT-pinned.*), to be copied there. ROUNDS (20),
+# What comes back stays within the device tool's 8 files: $OUT/session.log
+# (the three steps' logs), $OUT/work.tar.gz (every step's own files) and
+# $OUT/results with the result files under bench/results/'s names
+# (gpu-rounds-, gpu-split-, gpu-compare-GPU-DATE-COMMIT-pinned.*), to be
+# copied there. The steps work in WORK (a temporary directory). ROUNDS (20),
 # CPUS (4-7), LIMIT (590: seconds for the whole call) and TIME_BUDGET can be
 # set. The comparison gets what the suite and the rounds left of LIMIT; its
 # recorded rounds get that less 130 s (upstream's build, about 60 s, the
@@ -19,6 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${1:?build dir}" && pwd) UK=$(cd "${2:?upstream kit}" && pwd)
 OUT=${OUT:-/tmp/gpu-session-out}
+W=$(mktemp -d "${TMPDIR:-/tmp}/gpu-session.XXXXXX") || exit 1
 mkdir -p "$OUT/results"
 # shellcheck source=bench/gpu_host_env.sh
 . bench/gpu_host_env.sh
@@ -27,24 +30,29 @@ name=${gpu:-gpu}-$(date -u +%Y-%m-%d)-$(libexecutorch_commit "$B")
 t0=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - t0 )) s"; }
 
-FIXTURES=tests/models/cuda MEMCHECK=0 OUT=$OUT/suite timeout 200 \
-  bash tests/cuda-backend/gpu/run_on_gpu_host.sh "$B" > "$OUT/suite.log" 2>&1
+FIXTURES=tests/models/cuda MEMCHECK=0 OUT=$W/suite timeout 200 \
+  bash tests/cuda-backend/gpu/run_on_gpu_host.sh "$B" > "$W/suite.log" 2>&1
 echo "== suite: rc $? after $(elapsed)"
-cat "$OUT/suite/summary.log" 2>/dev/null
+cat "$W/suite/summary.log" 2>/dev/null
 
-OUT=$OUT/rounds timeout 120 bash bench/run_gpu_rounds.sh "$B" "$name" > "$OUT/rounds.log" 2>&1
+OUT=$W/rounds timeout 120 bash bench/run_gpu_rounds.sh "$B" "$name" > "$W/rounds.log" 2>&1
 echo "== rounds: rc $? after $(elapsed)"
-cp "$OUT"/rounds/gpu-rounds-"$name".* "$OUT"/rounds/gpu-split-"$name".txt "$OUT/results/" 2>/dev/null
+cp "$W"/rounds/gpu-rounds-"$name".* "$W"/rounds/gpu-split-"$name".txt "$OUT/results/" 2>/dev/null
 
 left=$(( ${LIMIT:-590} - $(date +%s) + t0 ))
 if [ "$left" -lt 200 ]; then
   echo "== compare: skipped, $left s left of LIMIT"
 else
   CPUS=${CPUS:-4-7} ROUNDS=${ROUNDS:-20} ITERS=2000 TIME_BUDGET=${TIME_BUDGET:-$((left - 130))} \
-    OUT=$OUT/compare timeout "$left" bash bench/run_gpu_compare.sh "$B" "$UK" > "$OUT/compare.log" 2>&1
+    OUT=$W/compare timeout "$left" bash bench/run_gpu_compare.sh "$B" "$UK" > "$W/compare.log" 2>&1
   echo "== compare: rc $? after $(elapsed)"
 fi
-cp "$OUT/compare/gpu-compare.json" "$OUT/results/gpu-compare-$name-pinned.json" 2>/dev/null
-cp "$OUT/compare/gpu-compare.txt" "$OUT/results/gpu-compare-$name-pinned.txt" 2>/dev/null
-grep -E "^==|ratio|error|budget" "$OUT/compare.log" 2>/dev/null
-ls "$OUT/results"
+cp "$W/compare/gpu-compare.json" "$OUT/results/gpu-compare-$name-pinned.json" 2>/dev/null
+cp "$W/compare/gpu-compare.txt" "$OUT/results/gpu-compare-$name-pinned.txt" 2>/dev/null
+grep -E "^==|ratio|error|budget" "$W/compare.log" 2>/dev/null
+for step in suite rounds compare; do
+  echo "==== $step.log"
+  cat "$W/$step.log" 2>/dev/null
+done > "$OUT/session.log"
+tar -C "$W" -czf "$OUT/work.tar.gz" . && rm -rf "$W"
+ls "$OUT" "$OUT/results"
