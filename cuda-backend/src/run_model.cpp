@@ -100,6 +100,8 @@ const aoti::PlacementTarget* placement_targets(const std::vector<IoTensor>& ins,
 
 // A copy of `h` (its whole strided extent) in a fresh device block, for an
 // output that lies in a buffer another output is about to be written to.
+// Not aoti_torch_clone: the run's ScopedPlacement is still active, and
+// clone's empty_strided would count as the run's next allocation there.
 TensorObj* stage_copy(const TensorObj& h, int dev, cudaStream_t stream) {
   const int64_t nd = static_cast<int64_t>(h.sizes.size());
   const size_t span = aoti::span_bytes(nd, h.sizes.data(), h.strides.data(), h.elem_size());
