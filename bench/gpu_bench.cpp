@@ -20,7 +20,9 @@
 // dlopen is a cold load).
 //
 // Usage: gpu_bench [--runs N] [--warmup N] [--backend PATH] [--csv FILE]
-//                  [--cuda-graph] [--device-io] DIR...
+//                  [--method NAME] [--cuda-graph] [--device-io] DIR...
+// --method picks the method every fixture runs (default forward; a
+// fixture's input<i>.bin and output<i>.bin are then that method's).
 // --cuda-graph adds a row per fixture with the CudaBackend runtime option
 // use_cuda_graph (capture once, replay after). --device-io adds rows
 // ("NAME@device") for the delegate alone: CudaBackend's init and execute
@@ -157,8 +159,8 @@ Row bench_floor(int warmup, int runs, cudaStream_t stream) {
   return row;
 }
 
-Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t stream,
-                  bool cuda_graph) {
+Row bench_fixture(const std::string& dir, const std::string& method, int warmup, int runs,
+                  cudaStream_t stream, bool cuda_graph) {
   Row row;
   row.name = dir;
   while (!row.name.empty() && row.name.back() == '/') row.name.pop_back();
@@ -186,14 +188,14 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
   if (cuda_graph) {
     (void)options.set_options("CudaBackend", {&graph_opt, 1});
   }
-  e = module->load_method("forward", nullptr, nullptr, cuda_graph ? &options : nullptr);
+  e = module->load_method(method, nullptr, nullptr, cuda_graph ? &options : nullptr);
   CU(cudaDeviceSynchronize());
   row.load_method_ms = ms_since(t0);
   if (e != Error::Ok) {
     row.error = "load_method error " + std::to_string(unsigned(e));
     return row;
   }
-  auto meta = module->method_meta("forward");
+  auto meta = module->method_meta(method);
   if (!meta.ok()) {
     row.error = "method_meta";
     return row;
@@ -230,7 +232,7 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
     auto w0 = Clock::now();
     double call_us = 0;
     for (size_t i = 0; i < n_in; ++i) {
-      e = module->set_input("forward", inputs[i], i);
+      e = module->set_input(method, inputs[i], i);
       if (e != Error::Ok) break;
     }
     if (e == Error::Ok) {
@@ -239,7 +241,7 @@ Row bench_fixture(const std::string& dir, int warmup, int runs, cudaStream_t str
       const ProfileScope scope = it >= warmup ? profile_scope() : nullptr;
       if (scope != nullptr) scope(row.name.c_str());
       const auto c0 = Clock::now();
-      auto out = module->execute("forward");
+      auto out = module->execute(method);
       call_us = ms_since(c0) * 1e3;
       if (scope != nullptr) scope(nullptr);
       e = out.ok() ? Error::Ok : out.error();
@@ -297,8 +299,9 @@ struct DeviceIo {
 
 // The delegate alone, device I/O: init on the fixture's processed bytes,
 // then execute on the caller stream, timed as bench_fixture does.
-Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t stream,
-                   executorch::runtime::BackendInterface* be, bool cuda_graph) {
+Row bench_delegate(const std::string& dir, const std::string& method, int warmup, int runs,
+                   cudaStream_t stream, executorch::runtime::BackendInterface* be,
+                   bool cuda_graph) {
   namespace rt = executorch::runtime;
   Row row;
   row.name = dir;
@@ -306,6 +309,7 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
   row.name = row.name.substr(row.name.rfind('/') + 1) + "@device" + (cuda_graph ? "+graph" : "");
   gpu_test::Fixture fx;
   fx.dir = dir;
+  fx.method = method;
   if (!gpu_test::load_fixture(fx) || fx.in_data.size() != fx.ins.size()) {
     row.error = "cannot read the fixture " + dir;
     return row;
@@ -318,7 +322,7 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
     specs.push_back(rt::CompileSpec{sp.first.c_str(), {sp.second.data(), sp.second.size()}});
   }
   rt::FreeableBuffer processed(fx.processed.data(), fx.processed.size(), nullptr);
-  rt::BackendInitContext ictx(nullptr, nullptr, "forward", &fx.ndm,
+  rt::BackendInitContext ictx(nullptr, nullptr, method.c_str(), &fx.ndm,
                               rt::Span<const rt::BackendOption>(&graph_opt, cuda_graph ? 1 : 0));
   auto t0 = Clock::now();
   auto handle =
@@ -374,7 +378,7 @@ Row bench_delegate(const std::string& dir, int warmup, int runs, cudaStream_t st
 
 int main(int argc, char** argv) {
   int runs = 500, warmup = 50;
-  std::string backend = "libexecutorch_cuda_backend.so.1", csv;
+  std::string backend = "libexecutorch_cuda_backend.so.1", csv, method = "forward";
   bool with_graph = false, device_io = false;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
@@ -387,6 +391,8 @@ int main(int argc, char** argv) {
       backend = argv[++i];
     } else if (a == "--csv" && i + 1 < argc) {
       csv = argv[++i];
+    } else if (a == "--method" && i + 1 < argc) {
+      method = argv[++i];
     } else if (a == "--cuda-graph") {
       with_graph = true;
     } else if (a == "--device-io") {
@@ -394,7 +400,7 @@ int main(int argc, char** argv) {
     } else if (a == "-h" || a == "--help") {
       std::printf(
           "usage: %s [--runs N] [--warmup N] [--backend PATH] [--csv FILE] "
-          "[--cuda-graph] [--device-io] DIR...\n",
+          "[--method NAME] [--cuda-graph] [--device-io] DIR...\n",
           argv[0]);
       return 0;
     } else {
@@ -449,11 +455,11 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   rows.push_back(bench_floor(warmup, runs, stream));
   for (auto& d : dirs) {
-    rows.push_back(bench_fixture(d, warmup, runs, stream, false));
-    if (with_graph) rows.push_back(bench_fixture(d, warmup, runs, stream, true));
+    rows.push_back(bench_fixture(d, method, warmup, runs, stream, false));
+    if (with_graph) rows.push_back(bench_fixture(d, method, warmup, runs, stream, true));
     if (device_io) {
-      rows.push_back(bench_delegate(d, warmup, runs, stream, be, false));
-      if (with_graph) rows.push_back(bench_delegate(d, warmup, runs, stream, be, true));
+      rows.push_back(bench_delegate(d, method, warmup, runs, stream, be, false));
+      if (with_graph) rows.push_back(bench_delegate(d, method, warmup, runs, stream, be, true));
     }
   }
   std::printf("%-22s %10s %12s %10s %10s %10s %12s %10s\n", "model", "load ms", "load_meth ms",

@@ -15,13 +15,14 @@ upstream's exporter: model.pte + aoti_cuda_blob.ptd + calls.txt) and each of
              (x.cuda() -> model -> .cpu()), CUDA graph replay with host I/O
              (static_in.copy_(host); replay; static_out.cpu()) from pageable
              and from pinned host memory
-  aoti_shim  the program's own AOTInductor .so driven through torch's
-             aoti_torch_* shim via ctypes (device I/O), in a child process
+  aoti_shim  the method's own AOTInductor .so (bench/pte_blobs.py) driven
+             through torch's aoti_torch_* shim via ctypes (device I/O), in a
+             child process
   ours_device our CudaBackend alone on the same program, inputs and outputs
              in device memory (bench/gpu_bench --device-io): execute +
-             synchronize per iteration, the span aoti_shim times (single-
-             method programs only; aoti_shim's time also holds its ctypes
-             calls, a few us of Python per execute)
+             synchronize per iteration, the span aoti_shim times
+             (aoti_shim's time also holds its ctypes calls, a few us of
+             Python per execute)
 and once per round a cold start of each runtime: process start to exit
 after the first execute and its output (--iterations 1).
 Each cell: the round's median over N iterations; reported: the median of the
@@ -39,7 +40,6 @@ import json
 import os
 import re
 import statistics
-import struct
 import subprocess
 import sys
 import time
@@ -49,6 +49,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
 from aoti_shim_driver import Container, load_torch_shim, report, run_child  # noqa: E402
+from pte_blobs import method_blobs  # noqa: E402
 
 TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
                 "i64": "int64", "i32": "int32", "bool": "bool"}
@@ -140,16 +141,15 @@ def gpu_bench_dir(d, method):
 
 
 def run_ours_device(build, d, method, iters):
-    if len(parse_calls(d)) != 1 or method != "forward":
-        return {"error": "gpu_bench drives single-method programs only"}
     import shutil
     g = gpu_bench_dir(d, method)
     csv = os.path.join(g, "rows.csv")
     exe = os.path.join(build, "bench", "gpu_bench")
     p = None
     try:
-        p = subprocess.run([exe, "--runs", str(iters), "--warmup", "20", "--device-io", "--csv",
-                            csv, g], capture_output=True, text=True, timeout=300)
+        p = subprocess.run([exe, "--runs", str(iters), "--warmup", "20", "--device-io",
+                            "--method", method, "--csv", csv, g],
+                           capture_output=True, text=True, timeout=300)
         rows = [ln.split(",") for ln in open(csv).read().splitlines()]
         col = rows[0].index("med_us")
         row = next(r for r in rows[1:] if r[0].endswith("@device"))
@@ -237,34 +237,14 @@ class TorchSide:
 
 
 # ------------------------------------------------------------ AOTI .so via torch's shim
-def elf_blobs(data):
-    """Every ELF image embedded in a .pte (size from its section headers)."""
-    out, i = [], data.find(b"\x7fELF")
-    while i >= 0:
-        shoff, = struct.unpack_from("<Q", data, i + 0x28)
-        shentsize, shnum = struct.unpack_from("<HH", data, i + 0x3A)
-        out.append(data[i:i + shoff + shentsize * shnum])
-        i = data.find(b"\x7fELF", i + shoff + shentsize * shnum)
-    return out
-
-
-def ptd_segment(ptd):
-    if ptd[8:12] != b"FH01":
-        raise RuntimeError(".ptd: no FH01 header")
-    _, _, _, base, size = struct.unpack_from("<IQQQQ", ptd, 12)
-    return ptd[base:base + size]
-
-
 def aoti_child(d, method, iters):
     import torch
     shim = load_torch_shim(torch)
-    sos = elf_blobs(open(os.path.join(d, "model.pte"), "rb").read())
-    if len(sos) != 1:
-        raise RuntimeError(f"{len(sos)} .so blobs in model.pte: only one-delegate programs")
-    weights = ptd_segment(open(ptds(d)[0], "rb").read())
+    so, weights = method_blobs(open(os.path.join(d, "model.pte"), "rb").read(),
+                               open(ptds(d)[0], "rb").read(), method)
     torch.zeros(1, device="cuda")
     xs = [load_tensor(torch, d, s).cuda() for s in bench_call(d, method)[1]]
-    model = Container(torch, shim, sos[0], weights, xs)
+    model = Container(torch, shim, so, weights, xs)
     for _ in range(20):
         model.run()
     report({"med": timed(model.run, torch.cuda.synchronize, iters)})

@@ -68,6 +68,7 @@ struct IoSpec {
 
 struct Fixture {
   std::string dir;
+  std::string method; // the plan to read; empty: the program's first
   std::vector<uint8_t> pte;
   MapNamedData ndm;
   std::vector<uint8_t> processed;
@@ -101,7 +102,13 @@ inline bool load_fixture(Fixture& fx) {
   const uint8_t* b = fx.pte.data();
   uint64_t seg_base = std::memcmp(b + 8, "eh00", 4) == 0 ? rd64(b + 24) : 0;
   auto* prog = executorch_flatbuffer::GetProgram(b);
-  auto* plan = prog->execution_plan()->Get(0);
+  const executorch_flatbuffer::ExecutionPlan* plan = prog->execution_plan()->Get(0);
+  for (auto* p : *prog->execution_plan()) {
+    if (!fx.method.empty() && p->name()->str() == fx.method) plan = p;
+  }
+  EXPECT(fx.method.empty() || plan->name()->str() == fx.method, "%s: no method %s", fx.dir.c_str(),
+         fx.method.c_str());
+  if (!fx.method.empty() && plan->name()->str() != fx.method) return false;
   auto* del = plan->delegates()->Get(0);
   EXPECT(del->id()->str() == "CudaBackend", "delegate id %s", del->id()->c_str());
   // Our exporter stores the processed bytes inline, upstream's in a segment.
