@@ -9,6 +9,7 @@
 # conv_aten / attn / attn32 (the cuDNN convolution and SDPA fallbacks).
 # FIXTURES=DIR skips the export and uses DIR's fixtures (e.g.
 # tests/models/cuda); MEMCHECK=0 skips compute-sanitizer.
+# Exit status: 77 without a GPU, 1 when any step failed, else 0.
 set -u -o pipefail
 B=$(cd "${1:-build-gpu}" && pwd)
 OUT=${OUT:-/tmp/cuda-out}
@@ -17,6 +18,13 @@ mkdir -p "$OUT/models"
 LOG=$OUT/summary.log
 : > "$LOG"
 say() { echo "$*" | tee -a "$LOG"; }
+FAILED=()
+# check NAME RC: remember NAME when RC is not 0.
+check() { [ "$2" = 0 ] || FAILED+=("$1"); }
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  say "== no GPU (nvidia-smi -L failed): skipped"
+  exit 77
+fi
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1
 # shellcheck source=bench/gpu_host_env.sh
@@ -62,24 +70,29 @@ ldd "$B/cuda-backend/libexecutorch_cuda_backend.so.1" | grep -E 'cuda|cublas|cud
 
 # (b) the gpu suite binaries against the fixtures.
 timeout 150 "$GT/cuda_module_test" "${FX[@]}" > "$OUT/module_test.log" 2>&1
-say "== (b) cuda_module_test rc=$? ($(( $(date +%s) - T0 ))s)"
+rc=$?; check cuda_module_test $rc
+say "== (b) cuda_module_test rc=$rc ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|fixtures|growth' "$OUT/module_test.log" | head -30 | tee -a "$LOG"
 FX1=()  # one delegate each
 for d in "${FX[@]}"; do [ "${d##*/}" = mlp2 ] || FX1+=("$d"); done
 timeout 150 "$GT/cuda_gpu_test" "${FX1[@]}" > "$OUT/gpu_test.log" 2>&1
-say "== (b) cuda_gpu_test rc=$? ($(( $(date +%s) - T0 ))s)"
+rc=$?; check cuda_gpu_test $rc
+say "== (b) cuda_gpu_test rc=$rc ($(( $(date +%s) - T0 ))s)"
 grep -E 'FAIL|PASSED|FAILED|executes|NOTE' "$OUT/gpu_test.log" | head -40 | tee -a "$LOG"
 for t in shim_blas_test shim_conv_test shim_sdpa_test; do
   timeout 120 "$GT/$t" > "$OUT/$t.log" 2>&1
-  say "== (b) $t rc=$? $(tail -1 "$OUT/$t.log")"
+  rc=$?; check "$t" $rc
+  say "== (b) $t rc=$rc $(tail -1 "$OUT/$t.log")"
 done
 
 # (c) executorch-run on each fixture, eagerly and with CUDA-graph replay,
 # compared with the reference.
 for d in "${FX[@]}"; do
   for mode in eager graph; do
-    say "== (c) $(bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" \
-      "$B/tools/executorch-run/executorch-run" "$d" $mode "$OUT")"
+    line=$(bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" \
+      "$B/tools/executorch-run/executorch-run" "$d" $mode "$OUT")
+    check "executorch-run ${d##*/} $mode" $?
+    say "== (c) $line"
   done
 done
 
@@ -96,6 +109,7 @@ elif [ -x "$CS" ]; then
   done
   wait
   for t in cuda_module_test cuda_gpu_test shim_blas_test shim_conv_test shim_sdpa_test; do
+    grep -q 'ERROR SUMMARY: 0 errors' "$OUT/memcheck_$t.log" || FAILED+=("memcheck $t")
     say "== (d) memcheck $t: $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|passed|Terminated' "$OUT/memcheck_$t.log" | tail -4 | tr '\n' ' ')"
   done
   say "== (d) memcheck done ($(( $(date +%s) - T0 ))s)"
@@ -128,6 +142,8 @@ cp "/proc/$PID/maps" "$OUT/maps.txt" 2>/dev/null
 LEFT=$(find "$TD" -mindepth 1 -maxdepth 1 -printf '%f ')
 wait $PID; RRC=$?
 TORCH=$(grep -Ec 'libtorch|libc10' "$OUT/maps.txt" "$OUT/ldd.log" | awk -F: '{s+=$2} END {print s+0}')
+check "no-libtorch run" "$RRC"
+[ "$MAPPED" = yes ] && [ "$TORCH" = 0 ] || FAILED+=("no-libtorch check")
 say "== (e) executorch-run rc=$RRC; model .so mapped at the snapshot: $MAPPED; libtorch/libc10 mappings+ldd lines: $TORCH; TMPDIR entries during run: [${LEFT}] after: [$(find "$TD" -mindepth 1 -maxdepth 1 -printf '%f ')]"
 grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.txt"
 rm -rf "$TD"
@@ -160,3 +176,8 @@ if [ -n "${BENCH_BUILD:-}" ]; then
   say "== bench rc=$? ($(( $(date +%s) - T0 ))s)"
   rm -f "$OUT/bench/ours.csv"
 fi
+if [ ${#FAILED[@]} -gt 0 ]; then
+  say "== FAILED: $(IFS=,; echo "${FAILED[*]}")"
+  exit 1
+fi
+say "== all steps passed"
