@@ -16,6 +16,7 @@
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/named_data_map.h>
 #include <executorch/runtime/executor/program.h>
 
@@ -54,8 +55,9 @@ class MapNamedData final : public rt::NamedDataMap {
 struct IoSpec {
   ScalarType dtype;
   std::vector<int32_t> sizes;
+  // 0 for a dtype the runtime does not know (the size check then fails).
   size_t nbytes() const {
-    size_t n = dtype == ScalarType::Float ? 4 : 2;
+    size_t n = executorch::runtime::elementSizeOrZero(dtype);
     for (int32_t s : sizes) n *= size_t(s);
     return n;
   }
