@@ -15,6 +15,7 @@ Each set of tables goes between its markers (`<!-- gpu-compare:begin -->`
 ... `end`, `<!-- gpu-split:begin -->` ... `end`); the rest of the file is kept.
 """
 import argparse
+import collections
 import csv
 import glob
 import statistics
@@ -87,10 +88,21 @@ def tables(run, name):
             cells.append("n/a" if not v else
                          f"{v['median']:.2f} [{v['min']:.2f}-{v['max']:.2f}] {verdict(v, goal)}")
         lines.append(f"| {prog} | " + " | ".join(cells) + " |")
-    errs = [f"- {prog}: {e}" for prog, r in run["programs"].items() for e in r.get("errors", [])]
+    errs = [f"- {prog}: {e}" + (f" ({n} rounds)" if n > 1 else "")
+            for prog, r in run["programs"].items()
+            for e, n in collections.Counter(map(short_error, r.get("errors", []))).items()]
     if errs:
         lines += ["", "Errors in this run:", ""] + errs
     return lines
+
+
+def short_error(e):
+    """An error as the runs repeat it: gpu_bench's temporary directory names
+    made alike, and of its table only the rows that failed."""
+    e = re.sub(r"gpu_compare_[A-Za-z0-9_]{8}", "gpu_compare_*", e).strip()
+    head, sep, rest = e.partition(": ")
+    failed = [part.strip() for part in rest.split(" | ") if "FAILED" in part]
+    return f"{head}: {' | '.join(failed)}" if sep and failed else e
 
 
 def span(v, fmt):
