@@ -49,34 +49,11 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
 from aoti_shim_driver import Container, load_torch_shim, report, run_child  # noqa: E402
+from corpus_fixture import bench_call, make_fixture, ptds  # noqa: E402
 from pte_blobs import method_blobs  # noqa: E402
 
 TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
                 "i64": "int64", "i32": "int32", "bool": "bool"}
-
-
-def parse_calls(d):
-    """[(method, [(dtype, dims, file)], [(dtype, dims, file)])] from calls.txt."""
-    calls = []
-    for line in open(os.path.join(d, "calls.txt")):
-        f = line.split()
-        if not f or f[0].startswith("#") or f[0] == "tolerance":
-            continue
-        if f[0] == "call":
-            calls.append((f[1], [], []))
-        else:
-            dims = [] if f[2] == "-" else [int(x) for x in f[2].split(",")]
-            calls[-1][1 if f[0] == "in" else 2].append((f[1], dims, f[3]))
-    return calls
-
-
-def bench_call(d, method):
-    """The first call of `method` (its inputs are what we time)."""
-    return next(c for c in parse_calls(d) if c[0] == method)
-
-
-def ptds(d):
-    return sorted(os.path.join(d, p) for p in os.listdir(d) if p.endswith(".ptd"))
 
 
 # ------------------------------------------------------------ runtimes
@@ -122,31 +99,15 @@ def run_ours(build, d, method, iters, graph=False):
         return {"error": f"rc {p.returncode}: {' | '.join(tail)[:300]}"}
 
 
-def gpu_bench_dir(d, method):
-    """A directory in gpu_bench's fixture layout (model.pte, the .ptd,
-    input<i>.bin, float32 output<i>.bin) made of links to the corpus files."""
-    import tempfile
-    import torch
-    call = bench_call(d, method)
-    g = tempfile.mkdtemp(prefix="gpu_compare_")
-    os.symlink(os.path.abspath(os.path.join(d, "model.pte")), os.path.join(g, "model.pte"))
-    for p in ptds(d):
-        os.symlink(os.path.abspath(p), os.path.join(g, os.path.basename(p)))
-    for i, (_, _, f) in enumerate(call[1]):
-        os.symlink(os.path.abspath(os.path.join(d, f)), os.path.join(g, f"input{i}.bin"))
-    for i, spec in enumerate(call[2]):  # the loader wants float32 references
-        ref = load_tensor(torch, d, spec).float().contiguous().numpy().tobytes()
-        open(os.path.join(g, f"output{i}.bin"), "wb").write(ref)
-    return g
-
-
 def run_ours_device(build, d, method, iters):
     import shutil
-    g = gpu_bench_dir(d, method)
-    csv = os.path.join(g, "rows.csv")
+    import tempfile
+    parent = tempfile.mkdtemp(prefix="gpu_compare_")
+    csv = os.path.join(parent, "rows.csv")
     exe = os.path.join(build, "bench", "gpu_bench")
     p = None
     try:
+        g = make_fixture(d, method, parent)
         p = subprocess.run([exe, "--runs", str(iters), "--warmup", "20", "--device-io",
                             "--method", method, "--csv", csv, g],
                            capture_output=True, text=True, timeout=300)
@@ -161,7 +122,7 @@ def run_ours_device(build, d, method, iters):
         tail.append(str(e))
         return {"error": f"{type(e).__name__}: {' | '.join(tail)[:300]}"}
     finally:
-        shutil.rmtree(g, ignore_errors=True)
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 # ------------------------------------------------------------ PyTorch side
