@@ -12,16 +12,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, sys.argv[1])
+from checks import Checks  # noqa: E402
 from corpus_fixture import as_float32, bench_call, make_fixture  # noqa: E402
 
 corpus = sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    failures += 0 if ok else 1
+check = Checks()
 
 
 def raises(fn, *args):
@@ -68,5 +63,4 @@ check(raises(bench_call, os.path.join(corpus, "conv"), "no_such_method"),
 check(raises(as_float32, "i64", b"\0" * 8), "an int64 reference is an error")
 check(as_float32("f16", struct.pack("<e", 1.5)) == struct.pack("<f", 1.5),
       "an f16 reference is widened")
-print(f"{failures} failure(s)")
-sys.exit(1 if failures else 0)
+check.exit()

@@ -11,21 +11,16 @@ import os
 import sys
 
 sys.path.insert(0, sys.argv[1])
+from checks import Checks  # noqa: E402
+from corpus_fixture import parse_calls  # noqa: E402
 from pte_blobs import method_blobs  # noqa: E402
 
 corpus = sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    failures += 0 if ok else 1
+check = Checks()
 
 
 def methods(d):
-    calls = [ln.split()[1] for ln in open(os.path.join(d, "calls.txt")) if ln.startswith("call ")]
-    return list(dict.fromkeys(calls))
+    return list(dict.fromkeys(c[0] for c in parse_calls(d)))
 
 
 sos = {}
@@ -49,4 +44,4 @@ for name in sorted(os.listdir(corpus)):
 
 check(sos.get(("kv_decoder", "decode")) not in (None, sos.get(("kv_decoder", "prefill"))),
       "kv_decoder: decode and prefill have their own .so")
-sys.exit(1 if failures else 0)
+check.exit()
