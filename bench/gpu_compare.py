@@ -116,7 +116,10 @@ def run_ours_device(build, d, method, iters):
         row = next(r for r in rows[1:] if r[0].endswith("@device"))
         if row[rows[0].index("ok")] != "1":
             raise RuntimeError("the @device row failed")
-        return {"med": float(row[col])}
+        # GPU time and the execute call's own host time too, so a slow
+        # round shows which of them it lost.
+        return {"med": float(row[col]), "gpu_med": float(row[rows[0].index("gpu_med_us")]),
+                "call_med": float(row[rows[0].index("call_med_us")])}
     except Exception as e:  # noqa: BLE001 - report what the run said
         tail = (p.stdout + p.stderr).strip().splitlines()[-3:] if p is not None else []
         tail.append(str(e))
