@@ -30,7 +30,6 @@ import csv
 import hashlib
 import json
 import os
-import struct
 import sys
 import time
 
@@ -39,6 +38,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
 from aoti_shim_driver import Container, load_torch_shim, report, run_child  # noqa: E402
+from pte_blobs import method_blobs  # noqa: E402
 
 
 def pct(v, p):
@@ -70,34 +70,16 @@ def load_input(torch, d, meta):
 
 
 # ------------------------------------------------------------ AOTI via ctypes
-def extract_so(pte, so_key):
-    """The ELF in the .pte's segments whose sha256 names it (keys are
-    sha256(bytes) + '_so_blob'); its size from the ELF header (section
-    header table last)."""
-    want = so_key.split("_")[0]
-    i = pte.find(b"\x7fELF")
-    while i >= 0:
-        shoff, = struct.unpack_from("<Q", pte, i + 0x28)
-        shentsize, shnum = struct.unpack_from("<HH", pte, i + 0x3A)
-        blob = pte[i:i + shoff + shentsize * shnum]
-        if hashlib.sha256(blob).hexdigest() == want:
-            return blob
-        i = pte.find(b"\x7fELF", i + 1)
-    raise RuntimeError("no ELF in model.pte matches so_key " + so_key)
-
-
-def extract_weights(ptd, w_key):
-    """The .ptd's segment data (one named blob) checked against its key."""
-    if not ptd:
-        return b""
-    if ptd[8:12] != b"FH01":
-        raise RuntimeError(".ptd: no FH01 header")
-    _, _, _, seg_base, seg_size = struct.unpack_from("<IQQQQ", ptd, 12)
-    blob = ptd[seg_base:seg_base + seg_size]
-    want = w_key.split("_")[0]
-    if hashlib.sha256(blob).hexdigest() != want:
-        raise RuntimeError(".ptd segment does not match weights key " + w_key)
-    return blob
+def fixture_blobs(d, meta):
+    """The fixture's .so and weights (bench/pte_blobs.py), checked against
+    the keys meta.json names (sha256(bytes) + '_so_blob' / '_weights_blob')."""
+    so, weights = method_blobs(open(os.path.join(d, "model.pte"), "rb").read(),
+                               open(os.path.join(d, "aoti_cuda_blob.ptd"), "rb").read(),
+                               meta.get("method", "forward"))
+    for blob, key in ((so, meta["so_key"]), (weights, meta["weights_key"])):
+        if hashlib.sha256(blob).hexdigest() != key.split("_")[0]:
+            raise RuntimeError(f"{d}: the blob its delegate names does not match {key}")
+    return so, weights
 
 
 class CudaArray:
@@ -110,10 +92,7 @@ def aoti_child(d, warmup, runs):
     import torch
     meta = json.load(open(os.path.join(d, "meta.json")))
     shim = load_torch_shim(torch)
-    so = extract_so(open(os.path.join(d, "model.pte"), "rb").read(), meta["so_key"])
-    ptd_path = os.path.join(d, "aoti_cuda_blob.ptd")
-    weights = extract_weights(open(ptd_path, "rb").read() if os.path.exists(ptd_path) else b"",
-                              meta["weights_key"])
+    so, weights = fixture_blobs(d, meta)
     torch.cuda.init()
     torch.zeros(1, device="cuda")
     xs = [x.cuda() for x in load_input(torch, d, meta)]

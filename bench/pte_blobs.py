@@ -4,8 +4,10 @@ processed bytes name the .so in the .pte's named data and the weights in the
 .ptd's; docs/, "CUDA payload"), so that torch's shim can drive the same .so
 as our backend for that method (gpu_compare.py's aoti_shim column).
 
-Reads just the flatbuffer fields it needs (program.fbs, flat_tensor.fbs);
-benchmark tooling on trusted fixtures, not a loader for untrusted files.
+Reads just the flatbuffer fields it needs (program.fbs, flat_tensor.fbs),
+as the GPU host where it runs has no FlatBuffers package; benchmark tooling
+on trusted fixtures, not a loader for untrusted files. gpu_bench.py takes
+its fixtures' blobs from here too.
 """
 import struct
 
