@@ -27,11 +27,17 @@ and once per round a cold start of each runtime: process start to exit
 after the first execute and its output (--iterations 1).
 Each cell: the round's median over N iterations; reported: the median of the
 round medians and the min-max spread; ratios are paired per round.
+With --procs P, each runtime that runs as its own process (upstream, ours,
+aoti_shim, ours_device and the cold starts) runs P times per round,
+alternating with the one it is compared with, and the round's cell is the
+median of those P processes: the GPU host runs some processes 15-30% slower
+than others in everything they do (CUDA calls, context creation, dlopen),
+and one such process should not decide a paired ratio.
 Writes one JSON (raw) and prints a text summary; bench/make_results.py turns
 the JSON files in bench/results/ into RESULTS.md's GPU tables.
 
   gpu_compare.py --ours BUILD --upstream RUNNER --fixtures DIR[,DIR...]
-                 [--rounds 7] [--warmup-rounds 1] [--iters 300]
+                 [--rounds 7] [--warmup-rounds 1] [--iters 300] [--procs 1]
                  [--time-budget SECONDS] [--cpus LIST]
                  --json OUT.json
 """
@@ -243,22 +249,49 @@ def summarize(rounds):
     return out, ratios
 
 
+def median_cell(runs):
+    """One round's cell from the same column's processes: the median of each
+    number they all report, their medians under "procs", and the first
+    error when some failed (a cell whose processes all failed is the first
+    one's error)."""
+    ok = [x for x in runs if "med" in x]
+    if not ok:
+        return runs[0]
+    keys = [k for k, v in ok[0].items() if isinstance(v, float) and all(k in x for x in ok)]
+    cell = {k: statistics.median(x[k] for x in ok) for k in keys}
+    cell["procs"] = [x["med"] for x in ok]
+    failed = [x["error"] for x in runs if "error" in x]
+    if failed:
+        cell["error"] = f"{len(failed)} of {len(runs)} processes: {failed[0]}"
+    return cell
+
+
+def cold(result):
+    """A cold start's cell: the process's wall time."""
+    return {"med": result["wall_ms"]} if "wall_ms" in result else result
+
+
 def one_round(a, d, name, method, torch_side):
-    r = {"upstream": run_upstream(a.upstream, d, method, a.iters),
-         "ours": run_ours(a.ours, d, method, a.iters),
-         "ours_graph": run_ours(a.ours, d, method, a.iters, graph=True)}
+    """Each pair of runtimes that the goals compare process against process
+    runs a.procs times, alternating (A B A B ...); the round's cell is the
+    median of those processes, so one process that ran slow does not decide
+    the round."""
+    runs = {k: [] for k in ("upstream", "ours", "aoti_shim", "ours_device",
+                            "upstream_cold", "ours_cold")}
+    for _ in range(a.procs):
+        runs["upstream"].append(run_upstream(a.upstream, d, method, a.iters))
+        runs["ours"].append(run_ours(a.ours, d, method, a.iters))
+    r = {"ours_graph": run_ours(a.ours, d, method, a.iters, graph=True)}
     if torch_side is not None:
         r.update(torch_side.measure(a.iters))
-    r["aoti_shim"] = run_aoti(d, method, a.iters)
-    r["ours_device"] = run_ours_device(a.ours, d, method, a.iters)
-    cold_up = run_upstream(a.upstream, d, method, 1)
-    cold_ours = run_ours(a.ours, d, method, 1)
-    if "wall_ms" in cold_up:
-        r["upstream_cold"] = {"med": cold_up["wall_ms"]}
-    if "wall_ms" in cold_ours:
-        r["ours_cold"] = {"med": cold_ours["wall_ms"]}
-    for k in ("ours", "ours_graph"):
-        r[k].pop("out0", None)
+    for _ in range(a.procs):
+        runs["aoti_shim"].append(run_aoti(d, method, a.iters))
+        runs["ours_device"].append(run_ours_device(a.ours, d, method, a.iters))
+    for _ in range(a.procs):
+        runs["upstream_cold"].append(cold(run_upstream(a.upstream, d, method, 1)))
+        runs["ours_cold"].append(cold(run_ours(a.ours, d, method, 1)))
+    r.update({k: median_cell(v) for k, v in runs.items()})
+    r["ours_graph"].pop("out0", None)
     return r
 
 
@@ -281,6 +314,10 @@ def main():
                     help="rounds run first and not recorded (the first processes on a "
                          "machine that was idle run slower, ours and the others alike)")
     ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--procs", type=int, default=1,
+                    help="processes per round of upstream, ours, aoti_shim, ours_device and "
+                         "the cold starts; a round's cell is their median (how fast the host "
+                         "runs a process varies from one process to the next)")
     ap.add_argument("--time-budget", type=float, default=0,
                     help="seconds after the warm-up: start no round that would end after "
                          "this (0: no limit)")
@@ -291,6 +328,8 @@ def main():
     ap.add_argument("--aoti-child")
     ap.add_argument("--method", default="forward")
     a = ap.parse_args()
+    if a.procs < 1:
+        ap.error("--procs must be at least 1")
     if a.aoti_child:
         aoti_child(a.aoti_child, a.method, a.iters)
         return 0
@@ -314,11 +353,12 @@ def main():
             sides[name] = None
     results = {"commit": a.commit, "date": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
                "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
-               "rounds": a.rounds, "iters": a.iters, "cpus": a.cpus,
+               "rounds": a.rounds, "iters": a.iters, "cpus": a.cpus, "procs": a.procs,
                "warmup_rounds": a.warmup_rounds, "programs": {}}
+    warm = argparse.Namespace(**{**vars(a), "procs": 1})  # one process each warms up
     for i in range(a.warmup_rounds):
         for name, d, method in programs:
-            one_round(a, d, name, method, sides[name])
+            one_round(warm, d, name, method, sides[name])
         print(f"warm-up round {i + 1}/{a.warmup_rounds} done (not recorded)", flush=True)
     per = {name: [] for name, _, _ in programs}
     start = time.monotonic()

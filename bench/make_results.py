@@ -66,6 +66,8 @@ def tables(run, name):
              "",
              f"{run['rounds']} interleaved rounds x {run['iters']} executes"
              + (f", every process pinned to CPUs {run['cpus']}" if run.get("cpus") else "")
+             + (f", {run['procs']} processes of each runtime per round (the round's cell is "
+                "their median)" if run.get("procs", 1) > 1 else "")
              + (f", after {run['warmup_rounds']} unrecorded warm-up round(s)"
                 if run.get("warmup_rounds") else "")
              + "; each cell: median of the round medians [min-max], microseconds unless marked.",

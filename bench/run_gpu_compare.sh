@@ -11,7 +11,8 @@
 # needs), only for PROGRAMS the committed corpus lacks. ROUNDS, ITERS, PROGRAMS (names under cuda/, NAME[:METHOD]),
 # WARMUP_ROUNDS (1: rounds run first, not recorded),
 # TIME_BUDGET (seconds for the rounds; fewer rounds then), CPUS (a CPU list
-# every process is pinned to, e.g. 4-7) and COMMIT can be
+# every process is pinned to, e.g. 4-7), PROCS_PER_ROUND (1: gpu_compare.py's
+# --procs, processes per runtime per round) and COMMIT can be
 # set in the environment. Raw JSON and the log go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -61,6 +62,6 @@ COMMIT=${LIBVER:-$COMMIT}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$B/tools/executorch-run/executorch-run" --version
   PYTHONPATH=/tmp/ux timeout 540 python3 bench/gpu_compare.py --ours "$B" --upstream "$RUNNER" \
-    --fixtures "$specs" --rounds "$ROUNDS" --warmup-rounds "${WARMUP_ROUNDS:-1}" --iters "$ITERS" --time-budget "${TIME_BUDGET:-0}" --commit "$COMMIT" ${CPUS:+--cpus "$CPUS"} \
+    --fixtures "$specs" --rounds "$ROUNDS" --warmup-rounds "${WARMUP_ROUNDS:-1}" --iters "$ITERS" --procs "${PROCS_PER_ROUND:-1}" --time-budget "${TIME_BUDGET:-0}" --commit "$COMMIT" ${CPUS:+--cpus "$CPUS"} \
     --json "$OUT/gpu-compare.json"
 } 2>&1 | tee "$OUT/gpu-compare.txt"

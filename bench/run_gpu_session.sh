@@ -13,10 +13,12 @@
 # $OUT/results with the result files under bench/results/'s names
 # (gpu-rounds-, gpu-split-, gpu-compare-GPU-DATE-COMMIT-pinned.*), to be
 # copied there. The steps work in WORK (a temporary directory). ROUNDS (20),
-# CPUS (4-7), LIMIT (590: seconds for the whole call) and TIME_BUDGET can be
-# set. The comparison gets what the suite and the rounds left of LIMIT; its
-# recorded rounds get that less 130 s (upstream's build, about 60 s, the
-# warm-up round and one round past the budget) unless TIME_BUDGET says.
+# CPUS (4-7), PROCS_PER_ROUND (3: processes per runtime in each comparison
+# round, their median being the round's cell), LIMIT (590: seconds for the
+# whole call) and TIME_BUDGET can be set. The comparison gets what the suite
+# and the rounds left of LIMIT; its recorded rounds get that less 150 s
+# (upstream's build, about 60 s, the warm-up round and the summary) unless
+# TIME_BUDGET says; no round starts that would end past it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${1:?build dir}" && pwd) UK=$(cd "${2:?upstream kit}" && pwd)
@@ -43,7 +45,7 @@ left=$(( ${LIMIT:-590} - $(date +%s) + t0 ))
 if [ "$left" -lt 200 ]; then
   echo "== compare: skipped, $left s left of LIMIT"
 else
-  CPUS=${CPUS:-4-7} ROUNDS=${ROUNDS:-20} ITERS=2000 TIME_BUDGET=${TIME_BUDGET:-$((left - 130))} \
+  CPUS=${CPUS:-4-7} ROUNDS=${ROUNDS:-20} PROCS_PER_ROUND=${PROCS_PER_ROUND:-3} ITERS=2000 TIME_BUDGET=${TIME_BUDGET:-$((left - 150))} \
     OUT=$W/compare timeout "$left" bash bench/run_gpu_compare.sh "$B" "$UK" > "$W/compare.log" 2>&1
   echo "== compare: rc $? after $(elapsed)"
 fi
