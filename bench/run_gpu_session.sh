@@ -18,7 +18,10 @@
 # whole call) and TIME_BUDGET can be set. The comparison gets what the suite
 # and the rounds left of LIMIT; its recorded rounds get that less 150 s
 # (upstream's build, about 60 s, the warm-up round and the summary) unless
-# TIME_BUDGET says; no round starts that would end past it.
+# TIME_BUDGET says; no round starts that would end past it. On an H100 at
+# f3e7d70 that left room for 4 rounds of three programs at three processes
+# each; for 5 or more, follow with run_gpu_compare.sh alone (TIME_BUDGET=440,
+# PROCS_PER_ROUND=3) while the machine is still warm.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${1:?build dir}" && pwd) UK=$(cd "${2:?upstream kit}" && pwd)
