@@ -33,8 +33,8 @@ speed = {"upstream": [30.0, 10.0, 20.0], "ours": [9.0, 27.0, 18.0],
 
 
 def fake(column):
-    def run(*args, graph=False, **_):
-        iters = args[-1] if not isinstance(args[-1], bool) else args[-2]
+    def run(*args, graph=False):  # every runner takes iters last, graph by keyword
+        iters = args[-1]
         name = column + ("_graph" if graph else "") + ("_cold" if iters == 1 else "")
         log.append(name)
         if name.endswith("_cold"):
