@@ -454,6 +454,17 @@ def case_memory_limit():
         ok(pte, "--memory-limit", "2G")
 
 
+def case_threads():
+    # The pool's size must not change what a program computes.
+    outs = [values_of(ok(ADD, "--input", "2", "--input", "3", "--threads", n)) for n in ("1", "2")]
+    check(outs[0] == outs[1], f"--threads 1 and 2 disagree: {outs}")
+    check(numbers(outs[0]) == [5.0], f"add gave {outs[0]}")
+    for bad in ("0", "x", "-1", "2x", "", "4097"):
+        fails(ADD, "--threads", bad, code=2, error="InvalidArgument", contains=("--threads",))
+    ok(ADD, env={"EXECUTORCH_NUM_THREADS": "1"})
+    ok(ADD, env={"EXECUTORCH_NUM_THREADS": "bogus"})  # ignored: the default size
+
+
 def main():
     if len(sys.argv) != 2 or not hasattr(sys.modules[__name__], "case_" + sys.argv[1]):
         print("usage: test_executorch_run.py CASE", file=sys.stderr)

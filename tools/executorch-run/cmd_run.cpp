@@ -10,6 +10,7 @@
 
 #include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
 #include <executorch/extension/memory_allocator/planned_memory.h>
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/executor/method.h>
 
@@ -29,6 +30,23 @@ using ::executorch::extension::PlannedMemory;
 using rt::Error;
 
 namespace {
+
+// --threads: the pool is resized before anything is loaded, so that no
+// kernel or delegate holds the old one. The call is upstream's deprecated
+// "unsafe" one because it swaps the pool under running work; nothing runs yet.
+void set_pool_threads(uint32_t threads) {
+  if (threads == 0) {
+    return;
+  }
+  auto* pool = ::executorch::extension::threadpool::get_threadpool();
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const bool ok = pool->_unsafe_reset_threadpool(threads);
+#pragma GCC diagnostic pop
+  if (!ok) {
+    fail(Error::Internal, "--threads %u: cannot create a thread pool of that size", threads);
+  }
+}
 
 // --method, else forward, else the only method.
 std::string pick_method(const rt::Program& program, const std::string& wanted,
@@ -152,6 +170,7 @@ int cmd_run(const Options& o) {
       fail(Error::InvalidArgument, "--backend-option: %s", why.c_str());
     }
   }
+  set_pool_threads(o.threads);
   const std::string path = resolve_model(o.model);
   auto loader = open_file(path, "model");
   rt::Program program = load_program(loader.get(), path);

@@ -5,7 +5,9 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <string>
 
@@ -23,7 +25,16 @@ namespace {
 using ::executorch::extension::MemoryBudget;
 using namespace et_run;
 
-void add_options(CLI::App& app, Options& o, std::string& memory_limit) {
+constexpr long kMaxThreads = 4096;
+
+// Option values main() checks itself, for an error line that names them.
+struct RawOptions {
+  std::string memory_limit;
+  std::string threads;
+  bool threads_given = false; // --threads "" is an error, not the default
+};
+
+void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("MODEL", o.model, "The program to load (.pte); default: the demo program")
       ->type_name("");
   app.add_option("--ptd", o.ptd, "External tensor data (.ptd); may be repeated")
@@ -45,11 +56,15 @@ void add_options(CLI::App& app, Options& o, std::string& memory_limit) {
                  "string); may be repeated")
       ->allow_extra_args(false)
       ->type_name("B:K=V");
-  app.add_option("--memory-limit", memory_limit,
+  app.add_option("--memory-limit", raw.memory_limit,
                  "The most memory the program may make this tool allocate for "
                  "planned buffers and inputs, e.g. 512M or 16G (default: "
                  "$EXECUTORCH_MEMORY_LIMIT, else the physical memory)")
       ->type_name("SIZE");
+  app.add_option("--threads", raw.threads,
+                 "Threads of the CPU thread pool the kernels use, the caller "
+                 "included (default: $EXECUTORCH_NUM_THREADS, else the physical cores)")
+      ->type_name("N");
   app.add_flag("--json", o.json, "Print one JSON object instead of text");
   app.add_flag("--all-values", o.all_values,
                "Print every element of each output (by default text shows the "
@@ -80,8 +95,27 @@ size_t memory_limit_of(const std::string& text) {
   return limit.get();
 }
 
-int dispatch(Options& o, const std::string& memory_limit) {
-  o.memory_limit = memory_limit_of(memory_limit);
+// The bound is the library's for EXECUTORCH_NUM_THREADS.
+uint32_t threads_of(const std::string& text, bool given) {
+  if (!given) {
+    return 0;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || text[0] < '0' || text[0] > '9' || errno != 0 || *end != '\0' || n < 1 ||
+      n > kMaxThreads) {
+    throw Failure{rt::Error::InvalidArgument,
+                  "--threads: '" + text + "' is not a thread count (1 to " +
+                      std::to_string(kMaxThreads) + ")",
+                  kExitUsage};
+  }
+  return static_cast<uint32_t>(n);
+}
+
+int dispatch(Options& o, const RawOptions& raw) {
+  o.memory_limit = memory_limit_of(raw.memory_limit);
+  o.threads = threads_of(raw.threads, raw.threads_given);
   if (o.backends) {
     if (o.info || !o.model.empty()) {
       fail(rt::Error::InvalidArgument, "--backends takes no model and no --info");
@@ -102,15 +136,16 @@ int dispatch(Options& o, const std::string& memory_limit) {
 int main(int argc, char** argv) {
   install_crash_handlers();
   Options o;
-  std::string memory_limit;
+  RawOptions raw;
   CLI::App app{
       "Run a method of an ExecuTorch program (.pte) and print its outputs and "
       "timing, describe a program (--info), or list the backends (--backends). "
       "With no MODEL, runs the bundled demo program.",
       kProg};
-  add_options(app, o, memory_limit);
+  add_options(app, o, raw);
   try {
     app.parse(argc, argv);
+    raw.threads_given = app.count("--threads") > 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) { // --help, --version
       return app.exit(e);
@@ -127,7 +162,7 @@ int main(int argc, char** argv) {
     load_plugins(kProg, o.verbose);
   }
   try {
-    return dispatch(o, memory_limit);
+    return dispatch(o, raw);
   } catch (const Failure& f) {
     return print_error(f);
   } catch (const std::bad_alloc&) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct Options {
   bool no_plugins = false;
   std::vector<std::string> backend_options;
   size_t memory_limit = 0; // set by main(): --memory-limit or the default
+  uint32_t threads = 0;    // set by main(): --threads; 0 keeps the pool's default size
 };
 
 int cmd_run(const Options& o);

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernel_util.h"
+#include "conv.h"
+
 #include "kernels.h"
 
 namespace executorch {
@@ -39,11 +40,6 @@ int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bo
   if (ceil && (o - 1) * s >= in + p) --o;
   return o;
 }
-
-// Sizes, stride, padding and dilation of one convolution; 1-D runs with H=1.
-struct ConvGeom {
-  int64_t N, C, H, W, OC, ICg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, groups;
-};
 
 // Reads stride, padding, dilation, transposed, output_padding and groups.
 bool read_conv_params(KernelRuntimeContext& ctx, Args args, const char* name, size_t spatial,
@@ -126,6 +122,8 @@ Shape conv_out_shape(const ConvGeom& g, int64_t rank) {
   return os;
 }
 
+} // namespace
+
 // Direct convolution, accumulating each output element in double.
 void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, Tensor& out,
                  const ConvGeom& g) {
@@ -163,25 +161,23 @@ void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, Tensor& 
   }
 }
 
-} // namespace
-
 // convolution.out(input, weight, bias?, stride, padding, dilation, transposed,
 //                 output_padding, groups, *, out) -> out
-void convolution_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_convolution(KernelRuntimeContext& ctx, Args args, ConvCall* call) {
   const char* name = "aten::convolution.out";
-  if (!check_nargs(ctx, args, 11, name)) return;
+  if (!check_nargs(ctx, args, 11, name)) return false;
   Tensor* in = get_tensor(ctx, args, 0, name);
-  if (in == nullptr) return;
+  if (in == nullptr) return false;
   Tensor* w = get_tensor(ctx, args, 1, name);
-  if (w == nullptr) return;
+  if (w == nullptr) return false;
   Tensor* bias = nullptr;
-  if (!get_opt_tensor(ctx, args, 2, name, &bias)) return;
+  if (!get_opt_tensor(ctx, args, 2, name, &bias)) return false;
   Tensor* out = get_tensor(ctx, args, 9, name);
-  if (out == nullptr) return;
+  if (out == nullptr) return false;
   const int64_t rank = in->dim();
   if ((rank != 3 && rank != 4) || w->dim() != rank) {
     PK_FAIL(ctx, name, "only 1-D and 2-D convolutions are supported");
-    return;
+    return false;
   }
   const size_t spatial = static_cast<size_t>(rank - 2);
   ConvGeom g;
@@ -189,9 +185,15 @@ void convolution_out(KernelRuntimeContext& ctx, Args args) {
       !check_conv_tensors(ctx, *in, *w, bias, *out, name) ||
       !plan_conv_sizes(ctx, *in, *w, bias, spatial, name, &g) ||
       !resize_out(ctx, *out, conv_out_shape(g, rank), name)) {
-    return;
+    return false;
   }
-  conv_direct(*in, *w, bias, *out, g);
+  *call = ConvCall{in, w, bias, out, g};
+  return true;
+}
+
+void convolution_out(KernelRuntimeContext& ctx, Args args) {
+  ConvCall c;
+  if (prepare_convolution(ctx, args, &c)) conv_direct(*c.in, *c.w, c.bias, *c.out, c.g);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // Matrix products: mm, bmm, addmm, linear.
-#include "kernel_util.h"
+#include "matmul.h"
+
 #include "kernels.h"
 
 namespace executorch {
@@ -75,10 +76,44 @@ bool mm_dtype_ok(KernelRuntimeContext& ctx, ScalarType t, const char* name) {
   }
 }
 
+bool check_all(KernelRuntimeContext& ctx, const char* name,
+               std::initializer_list<const Tensor*> ts) {
+  const Tensor* first = *ts.begin();
+  if (!mm_dtype_ok(ctx, first->scalar_type(), name)) return false;
+  for (const Tensor* t : ts) {
+    if (t == nullptr) continue;
+    if (!require_same_dtype(ctx, *first, *t, name) || !require_contiguous(ctx, *t, name)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Reads (self, mat2, *, out) of mm and bmm and checks their dtypes and layout.
+bool get_matmul_args(KernelRuntimeContext& ctx, Args args, const char* name, Tensor** a, Tensor** b,
+                     Tensor** out) {
+  if (!check_nargs(ctx, args, 4, name)) return false;
+  *a = get_tensor(ctx, args, 0, name);
+  if (*a == nullptr) return false;
+  *b = get_tensor(ctx, args, 1, name);
+  if (*b == nullptr) return false;
+  *out = get_tensor(ctx, args, 2, name);
+  if (*out == nullptr) return false;
+  return check_all(ctx, name, {*a, *b, *out});
+}
+
+} // namespace
+
 // Dispatches gemm over the supported dtypes; bias read through load_d.
-void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m, const void* a,
-              const void* b, int64_t b_row, int64_t b_col, void* c, double alpha, double beta,
-              const Tensor* bias, const int64_t* bstr) {
+void run_gemm(const GemmCall& call) {
+  const ScalarType t = call.dtype;
+  const int64_t batch = call.batch, n = call.n, k = call.k, m = call.m;
+  const void *a = call.a, *b = call.b;
+  const int64_t b_row = call.b_row, b_col = call.b_col;
+  void* c = call.c;
+  const double alpha = call.alpha, beta = call.beta;
+  const Tensor* bias = call.bias;
+  const int64_t* bstr = call.bias_stride;
   auto bias_fn = [&](int64_t i, int64_t j) -> double {
     if (bias == nullptr) return 0.0;
     return beta * load_d(bias->scalar_type(), bias->const_data_ptr(),
@@ -132,88 +167,83 @@ void run_gemm(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m, cons
   }
 }
 
-bool check_all(KernelRuntimeContext& ctx, const char* name,
-               std::initializer_list<const Tensor*> ts) {
-  const Tensor* first = *ts.begin();
-  if (!mm_dtype_ok(ctx, first->scalar_type(), name)) return false;
-  for (const Tensor* t : ts) {
-    if (t == nullptr) continue;
-    if (!require_same_dtype(ctx, *first, *t, name) || !require_contiguous(ctx, *t, name)) {
-      return false;
-    }
-  }
-  return true;
-}
+namespace {
 
-// Reads (self, mat2, *, out) of mm and bmm and checks their dtypes and layout.
-bool get_matmul_args(KernelRuntimeContext& ctx, Args args, const char* name, Tensor** a, Tensor** b,
-                     Tensor** out) {
-  if (!check_nargs(ctx, args, 4, name)) return false;
-  *a = get_tensor(ctx, args, 0, name);
-  if (*a == nullptr) return false;
-  *b = get_tensor(ctx, args, 1, name);
-  if (*b == nullptr) return false;
-  *out = get_tensor(ctx, args, 2, name);
-  if (*out == nullptr) return false;
-  return check_all(ctx, name, {*a, *b, *out});
+// The common part of mm and bmm: a (.., n, k) @ b (.., k, m) into out.
+void fill_call(ScalarType t, int64_t batch, int64_t n, int64_t k, int64_t m, const Tensor& a,
+               const Tensor& b, Tensor& out, GemmCall* call) {
+  *call = GemmCall{t,
+                   batch,
+                   n,
+                   k,
+                   m,
+                   a.const_data_ptr(),
+                   b.const_data_ptr(),
+                   m,
+                   1,
+                   out.mutable_data_ptr(),
+                   1.0,
+                   0.0,
+                   nullptr,
+                   {0, 0}};
 }
 
 } // namespace
 
 // mm.out(self, mat2, *, out) -> out
-void mm_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_mm(KernelRuntimeContext& ctx, Args args, GemmCall* call) {
   const char* name = "aten::mm.out";
   Tensor *a, *b, *out;
-  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return;
+  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return false;
   if (a->dim() != 2 || b->dim() != 2 || a->size(1) != b->size(0)) {
     PK_FAIL(ctx, name, "needs (n, k) @ (k, m) matrices");
-    return;
+    return false;
   }
   SizesType os[2] = {a->sizes()[0], b->sizes()[1]};
-  if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 2), name)) return;
-  run_gemm(a->scalar_type(), 1, a->size(0), a->size(1), b->size(1), a->const_data_ptr(),
-           b->const_data_ptr(), b->size(1), 1, out->mutable_data_ptr(), 1.0, 0.0, nullptr, nullptr);
+  if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 2), name)) return false;
+  fill_call(a->scalar_type(), 1, a->size(0), a->size(1), b->size(1), *a, *b, *out, call);
+  return true;
 }
 
 // bmm.out(self, mat2, *, out) -> out
-void bmm_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_bmm(KernelRuntimeContext& ctx, Args args, GemmCall* call) {
   const char* name = "aten::bmm.out";
   Tensor *a, *b, *out;
-  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return;
+  if (!get_matmul_args(ctx, args, name, &a, &b, &out)) return false;
   if (a->dim() != 3 || b->dim() != 3 || a->size(0) != b->size(0) || a->size(2) != b->size(1)) {
     PK_FAIL(ctx, name, "needs (b, n, k) @ (b, k, m) batches");
-    return;
+    return false;
   }
   SizesType os[3] = {a->sizes()[0], a->sizes()[1], b->sizes()[2]};
-  if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 3), name)) return;
-  run_gemm(a->scalar_type(), a->size(0), a->size(1), a->size(2), b->size(2), a->const_data_ptr(),
-           b->const_data_ptr(), b->size(2), 1, out->mutable_data_ptr(), 1.0, 0.0, nullptr, nullptr);
+  if (!resize_out(ctx, *out, ArrayRef<SizesType>(os, 3), name)) return false;
+  fill_call(a->scalar_type(), a->size(0), a->size(1), a->size(2), b->size(2), *a, *b, *out, call);
+  return true;
 }
 
 // addmm.out(self, mat1, mat2, *, beta=1, alpha=1, out) -> out
-void addmm_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_addmm(KernelRuntimeContext& ctx, Args args, GemmCall* call) {
   const char* name = "aten::addmm.out";
-  if (!check_nargs(ctx, args, 7, name)) return;
+  if (!check_nargs(ctx, args, 7, name)) return false;
   Tensor* bias = get_tensor(ctx, args, 0, name);
-  if (bias == nullptr) return;
+  if (bias == nullptr) return false;
   Tensor* a = get_tensor(ctx, args, 1, name);
-  if (a == nullptr) return;
+  if (a == nullptr) return false;
   Tensor* b = get_tensor(ctx, args, 2, name);
-  if (b == nullptr) return;
+  if (b == nullptr) return false;
   ScalarArg beta, alpha;
   if (!get_scalar(ctx, args, 3, name, &beta) || !get_scalar(ctx, args, 4, name, &alpha)) {
-    return;
+    return false;
   }
   Tensor* out = get_tensor(ctx, args, 5, name);
-  if (out == nullptr) return;
-  if (!check_all(ctx, name, {a, b, out, bias})) return;
+  if (out == nullptr) return false;
+  if (!check_all(ctx, name, {a, b, out, bias})) return false;
   if (a->dim() != 2 || b->dim() != 2 || a->size(1) != b->size(0)) {
     PK_FAIL(ctx, name, "needs (n, k) @ (k, m) matrices");
-    return;
+    return false;
   }
   if (!isFloatingType(a->scalar_type()) && (alpha.is_float || beta.is_float)) {
     PK_FAIL(ctx, name, "floating alpha/beta need floating tensors");
-    return;
+    return false;
   }
   Shape os;
   os.n = 2;
@@ -223,51 +253,86 @@ void addmm_out(KernelRuntimeContext& ctx, Args args) {
   if (bias->dim() > 2 || !broadcast_shape(bias->sizes(), os.ref(), &bs) || bs.s[0] != os.s[0] ||
       bs.s[1] != os.s[1]) {
     PK_FAIL(ctx, name, "self does not broadcast to the product's shape");
-    return;
+    return false;
   }
   int64_t bstr[kMaxDim] = {};
   broadcast_strides(bias->sizes(), os, bstr);
-  if (!resize_out(ctx, *out, os, name)) return;
-  run_gemm(a->scalar_type(), 1, a->size(0), a->size(1), b->size(1), a->const_data_ptr(),
-           b->const_data_ptr(), b->size(1), 1, out->mutable_data_ptr(), alpha.d, beta.d,
-           beta.d == 0.0 ? nullptr : bias, bstr);
+  if (!resize_out(ctx, *out, os, name)) return false;
+  fill_call(a->scalar_type(), 1, a->size(0), a->size(1), b->size(1), *a, *b, *out, call);
+  call->alpha = alpha.d;
+  call->beta = beta.d;
+  call->bias = beta.d == 0.0 ? nullptr : bias;
+  call->bias_stride[0] = bstr[0];
+  call->bias_stride[1] = bstr[1];
+  return true;
 }
 
 // linear.out(input, weight, bias=None, *, out) -> out
-void linear_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_linear(KernelRuntimeContext& ctx, Args args, GemmCall* call) {
   const char* name = "aten::linear.out";
-  if (!check_nargs(ctx, args, 5, name)) return;
+  if (!check_nargs(ctx, args, 5, name)) return false;
   Tensor* x = get_tensor(ctx, args, 0, name);
-  if (x == nullptr) return;
+  if (x == nullptr) return false;
   Tensor* w = get_tensor(ctx, args, 1, name);
-  if (w == nullptr) return;
+  if (w == nullptr) return false;
   Tensor* bias = nullptr;
-  if (!get_opt_tensor(ctx, args, 2, name, &bias)) return;
+  if (!get_opt_tensor(ctx, args, 2, name, &bias)) return false;
   Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr) return;
-  if (!check_all(ctx, name, {x, w, out, bias})) return;
+  if (out == nullptr) return false;
+  if (!check_all(ctx, name, {x, w, out, bias})) return false;
   if (x->dim() < 1 || w->dim() != 2 || x->size(x->dim() - 1) != w->size(1)) {
     PK_FAIL(ctx, name, "needs input (..., k) and weight (m, k)");
-    return;
+    return false;
   }
   const int64_t k = w->size(1), m = w->size(0);
   Shape os = shape_of(*x);
   os.s[os.n - 1] = static_cast<SizesType>(m);
-  const int64_t n = k == 0 ? (os.numel() / (m == 0 ? 1 : m)) : x->numel() / k;
   int64_t bstr[2] = {0, 0};
   if (bias != nullptr) {
     if (bias->dim() > 1 || (bias->dim() == 1 && bias->size(0) != m && bias->size(0) != 1)) {
       PK_FAIL(ctx, name, "bias must have shape (m)");
-      return;
+      return false;
     }
     bstr[1] = (bias->dim() == 1 && bias->size(0) == m) ? 1 : 0;
   }
-  if (!resize_out(ctx, *out, os, name)) return;
+  if (!resize_out(ctx, *out, os, name)) return false;
   int64_t rows = 1;
   for (int d = 0; d < os.n - 1; ++d) rows *= os.s[d];
-  (void)n;
-  run_gemm(x->scalar_type(), 1, rows, k, m, x->const_data_ptr(), w->const_data_ptr(), 1, k,
-           out->mutable_data_ptr(), 1.0, 1.0, bias, bstr);
+  *call = GemmCall{x->scalar_type(),
+                   1,
+                   rows,
+                   k,
+                   m,
+                   x->const_data_ptr(),
+                   w->const_data_ptr(),
+                   1,
+                   k,
+                   out->mutable_data_ptr(),
+                   1.0,
+                   1.0,
+                   bias,
+                   {bstr[0], bstr[1]}};
+  return true;
+}
+
+void mm_out(KernelRuntimeContext& ctx, Args args) {
+  GemmCall call;
+  if (prepare_mm(ctx, args, &call)) run_gemm(call);
+}
+
+void bmm_out(KernelRuntimeContext& ctx, Args args) {
+  GemmCall call;
+  if (prepare_bmm(ctx, args, &call)) run_gemm(call);
+}
+
+void addmm_out(KernelRuntimeContext& ctx, Args args) {
+  GemmCall call;
+  if (prepare_addmm(ctx, args, &call)) run_gemm(call);
+}
+
+void linear_out(KernelRuntimeContext& ctx, Args args) {
+  GemmCall call;
+  if (prepare_linear(ctx, args, &call)) run_gemm(call);
 }
 
 } // namespace portable

@@ -9,6 +9,9 @@ namespace executorch {
 namespace runtime {
 namespace portable {
 
+// Every portable table (register_kernels.cpp).
+Span<const Span<const Kernel>> portable_kernel_tables();
+
 Span<const Kernel> unary_math_kernels();      // unary_math_ops.cpp
 Span<const Kernel> binary_math_kernels();     // binary_math_ops.cpp
 Span<const Kernel> comparison_kernels();      // comparison_ops.cpp

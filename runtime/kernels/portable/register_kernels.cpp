@@ -1,18 +1,16 @@
-// Registers the portable kernels under upstream's operator names.
+// The portable kernels under upstream's operator names, as the tables that
+// builtin_sets.cpp registers.
 #include <executorch/runtime/kernel/operator_registry.h>
-#include <executorch/runtime/platform/log.h>
 
-#include "kernel/builtin_kernels.h"
 #include "kernels.h"
 #include "op_tables.h"
 
 namespace executorch {
-namespace ET_RUNTIME_NAMESPACE {
-namespace internal {
+namespace runtime {
+namespace portable {
 
 // Long but flat: a table of (operator name, kernel) rows, one per kernel.
-void register_builtin_kernels() {
-  using namespace ::executorch::runtime::portable;
+Span<const Span<const Kernel>> portable_kernel_tables() {
   static const Kernel kKernels[] = {
       Kernel("aten::add.out", add_out),
       Kernel("aten::add.Scalar_out", add_scalar_out),
@@ -62,7 +60,7 @@ void register_builtin_kernels() {
       Kernel("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out),
   };
   // The families that keep their own tables (op_tables.h).
-  const Span<const Kernel> tables[] = {
+  static const Span<const Kernel> tables[] = {
       Span<const Kernel>(kKernels, sizeof(kKernels) / sizeof(kKernels[0])),
       unary_math_kernels(),
       binary_math_kernels(),
@@ -94,14 +92,9 @@ void register_builtin_kernels() {
       dropout_kernels(),
       pool_backward_kernels(),
   };
-  for (const Span<const Kernel>& table : tables) {
-    const Error e = register_kernels(table);
-    if (e != Error::Ok) {
-      ET_LOG(Error, "Registering the portable kernels failed: 0x%x", static_cast<unsigned>(e));
-    }
-  }
+  return Span<const Span<const Kernel>>(tables, sizeof(tables) / sizeof(tables[0]));
 }
 
-} // namespace internal
-} // namespace ET_RUNTIME_NAMESPACE
+} // namespace portable
+} // namespace runtime
 } // namespace executorch

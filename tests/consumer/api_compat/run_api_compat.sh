@@ -2,8 +2,9 @@
 # The api_compat suite: user programs written the way upstream's docs and
 # examples write them (an executor runner, a Module + TensorPtr app, a
 # custom backend using BackendOptions, a custom kernel using tensor_util.h
-# and ET_SWITCH, a platform (PAL) override) are built against an INSTALLED tree
-# through pkg-config and through CMake, then run.
+# and ET_SWITCH, a platform (PAL) override, an app using the CPU thread
+# pool) are built against an INSTALLED tree through pkg-config and through
+# CMake, then run.
 # Usage: run_api_compat.sh BUILD_ROOT PREFIX LIBDIR ADD_PTE
 set -eu
 BUILD_ROOT=$1 PREFIX=$2 LIBDIR=$3 PTE=$4
@@ -38,6 +39,8 @@ run_all() {
   "$dir/custom_kernel"
   echo "-- $dir/custom_pal"
   "$dir/custom_pal"
+  echo "-- $dir/threadpool_app"
+  "$dir/threadpool_app"
 }
 
 echo "== pkg-config ($(pkg-config --modversion executorch))"

@@ -1,0 +1,95 @@
+// Optimized convolution against the portable kernel: depthwise, pointwise,
+// grouped, strided, padded, dilated, 1-D, bias or none, empty batches.
+#include "oracle.h"
+
+namespace {
+
+using kt::ScalarType;
+using oracle::Case;
+using oracle::expect_same;
+using oracle::random_tensor;
+using oracle::TT;
+
+struct Conv {
+  int32_t n, c, h, w, oc, kh, kw, groups;
+  int64_t stride, pad, dil;
+  bool bias;
+};
+
+int32_t out_size(int32_t in, int32_t k, int64_t s, int64_t p, int64_t d) {
+  return static_cast<int32_t>((in + 2 * p - d * (k - 1) - 1) / s + 1);
+}
+
+void build(const Conv& v, bool one_d, Case& c, std::mt19937& rng) {
+  const int32_t oh = out_size(v.h, v.kh, v.stride, v.pad, v.dil);
+  const int32_t ow = out_size(v.w, v.kw, v.stride, v.pad, v.dil);
+  if (one_d) {
+    c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {v.n, v.c, v.w}, rng)));
+    c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {v.oc, v.c / v.groups, v.kw}, rng)));
+  } else {
+    c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {v.n, v.c, v.h, v.w}, rng)));
+    c.arg_tensor(
+        c.tensor(random_tensor(ScalarType::Float, {v.oc, v.c / v.groups, v.kh, v.kw}, rng)));
+  }
+  if (v.bias) {
+    c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {v.oc}, rng)));
+  } else {
+    c.args.emplace_back();
+  }
+  const size_t spatial = one_d ? 1 : 2;
+  c.arg_ints(std::vector<int64_t>(spatial, v.stride));
+  c.arg_ints(std::vector<int64_t>(spatial, v.pad));
+  c.arg_ints(std::vector<int64_t>(spatial, v.dil));
+  c.args.emplace_back(false);
+  c.arg_ints(std::vector<int64_t>(spatial, 0));
+  c.args.emplace_back(static_cast<int64_t>(v.groups));
+  TT* o = c.tensor(one_d ? kt::out(ScalarType::Float, {v.n, v.oc, ow})
+                           : kt::out(ScalarType::Float, {v.n, v.oc, oh, ow}));
+  c.arg_out(o);
+  c.arg_out(o);
+}
+
+class ConvOpt : public oracle::ThreadCounts {};
+
+const Conv kCases[] = {
+    {1, 3, 17, 19, 8, 3, 3, 1, 1, 1, 1, true},     // plain 3x3, odd sizes
+    {2, 8, 16, 16, 16, 1, 1, 1, 1, 0, 1, true},    // pointwise as one GEMM
+    {1, 8, 15, 15, 16, 1, 1, 1, 2, 0, 1, false},   // strided 1x1 (im2col)
+    {1, 16, 14, 14, 16, 3, 3, 16, 1, 1, 1, true},  // depthwise
+    {1, 16, 14, 14, 16, 3, 3, 16, 2, 1, 1, false}, // depthwise, strided
+    {1, 8, 9, 9, 16, 5, 5, 8, 1, 2, 1, true},      // depthwise, multiplier 2
+    {1, 8, 12, 12, 12, 3, 3, 4, 1, 1, 1, true},    // grouped
+    {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
+    {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
+    {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, true},       // empty batch
+    {1, 1, 8, 8, 2, 3, 3, 1, 1, 0, 1, true},       // one input channel
+};
+
+TEST_P(ConvOpt, MatchesPortable2d) {
+  uint32_t seed = 1;
+  for (const Conv& v : kCases) {
+    expect_same(
+        "aten::convolution.out", [&](Case& c, std::mt19937& rng) { build(v, false, c, rng); },
+        seed++, 1e-5);
+  }
+}
+
+TEST_P(ConvOpt, MatchesPortable1d) {
+  uint32_t seed = 50;
+  for (Conv v : kCases) {
+    v.h = v.kh = 1;
+    expect_same(
+        "aten::convolution.out", [&](Case& c, std::mt19937& rng) { build(v, true, c, rng); },
+        seed++, 1e-5);
+  }
+}
+
+TEST_P(ConvOpt, BadGroupsFailAlike) {
+  Conv v{1, 6, 8, 8, 4, 3, 3, 4, 1, 1, 1, true};  // 6 channels do not split in 4 groups
+  expect_same(
+      "aten::convolution.out", [&](Case& c, std::mt19937& rng) { build(v, false, c, rng); }, 9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, ConvOpt, ::testing::Values(1u, 3u));
+
+} // namespace
