@@ -24,6 +24,12 @@ OK_DECLARE(linear_out)
 // conv_opt.cpp
 OK_DECLARE(convolution_out)
 
+// norm_opt.cpp
+OK_DECLARE(native_layer_norm_out)
+OK_DECLARE(batch_norm_no_training_out)
+OK_DECLARE(softmax_out)
+OK_DECLARE(log_softmax_out)
+
 #undef OK_DECLARE
 
 } // namespace optimized

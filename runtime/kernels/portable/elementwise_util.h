@@ -162,6 +162,25 @@ bool for_each_unary(KernelRuntimeContext& ctx, const char* name, const Tensor& s
   return true;
 }
 
+// Resizes out to self's shape (the planning of for_each_unary, without the
+// loop): false after failing ctx when out cannot take it.
+inline bool resize_unary(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
+                         Tensor& out) {
+  ElemPlan<2> p;
+  const Tensor* ins[1] = {&self};
+  return plan_elementwise(ctx, name, ins, out, &p);
+}
+
+// for_each_unary over an out that resize_unary already shaped.
+template <typename F>
+void for_each_resized_unary(const Tensor& self, const Tensor& out, F f) {
+  ElemPlan<2> p;
+  p.shape = shape_of(out);
+  broadcast_tensor_strides(self, p.shape, p.strides[0]);
+  for (int d = 0; d < p.shape.n; ++d) p.strides[1][d] = out.strides()[d];
+  for_each_broadcast<2>(p.shape, p.strides, [&](size_t, const int64_t* o) { f(o[0], o[1]); });
+}
+
 // Fails unless `from` can be written into an out of dtype `to` (canCast).
 bool require_can_cast(KernelRuntimeContext& ctx, ScalarType from, ScalarType to, const char* name);
 

@@ -287,20 +287,112 @@ namespace executorch {
 namespace runtime {
 namespace portable {
 
+namespace {
+
+// A copy's dims with size-1 dims dropped and neighbours merged where both
+// sides step through them as one (same element order, fewer loop levels).
+struct CopyDims {
+  int n = 0;
+  int64_t size[kMaxDim], src[kMaxDim], dst[kMaxDim];
+};
+
+CopyDims coalesce(const Shape& sizes, const int64_t* src_strides, const int64_t* dst_strides) {
+  CopyDims c;
+  for (int d = 0; d < sizes.n; ++d) {
+    if (sizes.s[d] == 1) continue;
+    if (c.n > 0 && c.src[c.n - 1] == src_strides[d] * sizes.s[d] &&
+        c.dst[c.n - 1] == dst_strides[d] * sizes.s[d]) {
+      c.size[c.n - 1] *= sizes.s[d];
+      c.src[c.n - 1] = src_strides[d];
+      c.dst[c.n - 1] = dst_strides[d];
+      continue;
+    }
+    c.size[c.n] = sizes.s[d];
+    c.src[c.n] = src_strides[d];
+    c.dst[c.n] = dst_strides[d];
+    ++c.n;
+  }
+  if (c.n == 0) {  // one element
+    c.size[0] = 1;
+    c.src[0] = c.dst[0] = 1;
+    c.n = 1;
+  }
+  return c;
+}
+
+// Elements as unsigned words of their size (memcpy keeps it free of
+// aliasing and alignment assumptions; it compiles to plain moves).
+template <typename W>
+void copy_run_typed(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    W w;
+    std::memcpy(&w, src + i * ss * static_cast<int64_t>(sizeof(W)), sizeof(W));
+    std::memcpy(dst + i * ds * static_cast<int64_t>(sizeof(W)), &w, sizeof(W));
+  }
+}
+
+// One innermost run of a same-dtype copy: n elements of `es` bytes.
+void copy_run(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n, size_t es) {
+  if (ss == 1 && ds == 1) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * es);
+    return;
+  }
+  switch (es) {
+    case 1:
+      return copy_run_typed<uint8_t>(src, ss, dst, ds, n);
+    case 2:
+      return copy_run_typed<uint16_t>(src, ss, dst, ds, n);
+    case 4:
+      return copy_run_typed<uint32_t>(src, ss, dst, ds, n);
+    case 8:
+      return copy_run_typed<uint64_t>(src, ss, dst, ds, n);
+    default: {
+      const int64_t sb = ss * static_cast<int64_t>(es), db = ds * static_cast<int64_t>(es);
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * db, src + i * sb, es);
+    }
+  }
+}
+
+// The same-dtype copy: the innermost dim as runs, the outer ones by counter.
+void copy_same_dtype(const char* src, char* dst, const CopyDims& c, size_t es) {
+  const int inner = c.n - 1;
+  int64_t outer_total = 1;
+  for (int d = 0; d < inner; ++d) outer_total *= c.size[d];
+  int64_t counter[kMaxDim] = {};
+  int64_t so = 0, dof = 0;
+  const int64_t e = static_cast<int64_t>(es);
+  for (int64_t r = 0; r < outer_total; ++r) {
+    copy_run(src + so * e, c.src[inner], dst + dof * e, c.dst[inner], c.size[inner], es);
+    for (int d = inner - 1; d >= 0; --d) {
+      if (++counter[d] < c.size[d]) {
+        so += c.src[d];
+        dof += c.dst[d];
+        break;
+      }
+      so -= c.src[d] * (c.size[d] - 1);
+      dof -= c.dst[d] * (c.size[d] - 1);
+      counter[d] = 0;
+    }
+  }
+}
+
+} // namespace
+
 void strided_copy(ScalarType st, const void* src, int64_t src_off, const int64_t* src_strides,
                   ScalarType dt, void* dst, const int64_t* dst_strides, const Shape& sizes) {
   const int64_t total = sizes.numel();
   if (total == 0) return;
   const size_t es = elementSizeOrZero(st);
-  const bool same = st == dt;
+  if (st == dt) {
+    copy_same_dtype(static_cast<const char*>(src) + src_off * static_cast<int64_t>(es),
+                    static_cast<char*>(dst), coalesce(sizes, src_strides, dst_strides), es);
+    return;
+  }
   const bool fp = isFloatingType(st) || isFloatingType(dt);
   int64_t counter[kMaxDim] = {};
   int64_t so = src_off, d_off = 0;
   for (int64_t idx = 0; idx < total; ++idx) {
-    if (same) {
-      std::memcpy(static_cast<char*>(dst) + d_off * static_cast<int64_t>(es),
-                  static_cast<const char*>(src) + so * static_cast<int64_t>(es), es);
-    } else if (fp) {
+    if (fp) {
       store_d(dt, dst, static_cast<size_t>(d_off), load_d(st, src, static_cast<size_t>(so)));
     } else {
       store_i(dt, dst, static_cast<size_t>(d_off), load_i(st, src, static_cast<size_t>(so)));

@@ -1,7 +1,8 @@
 // Reductions: _softmax, _log_softmax, mean.dim, sum.IntList, amax, argmax.
 #include <cmath>
 
-#include "kernel_util.h"
+#include "softmax.h"
+
 #include "kernels.h"
 
 namespace executorch {
@@ -27,52 +28,62 @@ DimSplit split_at(const Tensor& t, int64_t dim) {
   return s;
 }
 
-void softmax_impl(KernelRuntimeContext& ctx, Args args, const char* name, bool log) {
-  if (!check_nargs(ctx, args, 5, name)) return;
+} // namespace
+
+bool prepare_softmax(KernelRuntimeContext& ctx, Args args, bool log, SoftmaxCall* call) {
+  const char* name = log ? "aten::_log_softmax.out" : "aten::_softmax.out";
+  if (!check_nargs(ctx, args, 5, name)) return false;
   Tensor* in = get_tensor(ctx, args, 0, name);
-  if (in == nullptr) return;
+  if (in == nullptr) return false;
   int64_t dim;
   bool half_to_float;
   if (!get_int(ctx, args, 1, name, &dim) || !get_bool(ctx, args, 2, name, &half_to_float)) {
-    return;
+    return false;
   }
   Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr) return;
+  if (out == nullptr) return false;
   if (half_to_float) {
     PK_FAIL(ctx, name, "half_to_float=True is not supported");
-    return;
+    return false;
   }
   if (!require_floating(ctx, *in, name) || !require_same_dtype(ctx, *in, *out, name) ||
       !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
       !norm_dim(ctx, dim, in->dim(), name, &dim) || !resize_out(ctx, *out, in->sizes(), name)) {
-    return;
+    return false;
   }
   const DimSplit s = in->dim() == 0 ? DimSplit{} : split_at(*in, dim);
-  const ScalarType t = in->scalar_type();
-  const void* ip = in->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  for (int64_t o = 0; o < s.outer; ++o) {
-    for (int64_t i = 0; i < s.inner; ++i) {
-      const int64_t base = o * s.size * s.inner + i;
+  *call = SoftmaxCall{in, out, s.outer, s.size, s.inner, log};
+  return true;
+}
+
+void softmax_rows(const SoftmaxCall& c) {
+  const ScalarType t = c.in->scalar_type();
+  const void* ip = c.in->const_data_ptr();
+  void* op = c.out->mutable_data_ptr();
+  for (int64_t o = 0; o < c.outer; ++o) {
+    for (int64_t i = 0; i < c.inner; ++i) {
+      const int64_t base = o * c.size * c.inner + i;
       double mx = -INFINITY;
-      for (int64_t d = 0; d < s.size; ++d) {
-        const double v = load_d(t, ip, static_cast<size_t>(base + d * s.inner));
+      for (int64_t d = 0; d < c.size; ++d) {
+        const double v = load_d(t, ip, static_cast<size_t>(base + d * c.inner));
         if (std::isnan(v) || v > mx) mx = v;
         if (std::isnan(v)) break;
       }
       double sum = 0;
-      for (int64_t d = 0; d < s.size; ++d) {
-        sum += std::exp(load_d(t, ip, static_cast<size_t>(base + d * s.inner)) - mx);
+      for (int64_t d = 0; d < c.size; ++d) {
+        sum += std::exp(load_d(t, ip, static_cast<size_t>(base + d * c.inner)) - mx);
       }
       const double lse = std::log(sum);
-      for (int64_t d = 0; d < s.size; ++d) {
-        const size_t idx = static_cast<size_t>(base + d * s.inner);
+      for (int64_t d = 0; d < c.size; ++d) {
+        const size_t idx = static_cast<size_t>(base + d * c.inner);
         const double x = load_d(t, ip, idx) - mx;
-        store_d(t, op, idx, log ? x - lse : std::exp(x) / sum);
+        store_d(t, op, idx, c.log ? x - lse : std::exp(x) / sum);
       }
     }
   }
 }
+
+namespace {
 
 // Which dims a reduction covers, and the output shape.
 struct Reduce {
@@ -249,10 +260,12 @@ void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean)
 } // namespace
 
 void softmax_out(KernelRuntimeContext& ctx, Args args) {
-  softmax_impl(ctx, args, "aten::_softmax.out", false);
+  SoftmaxCall c;
+  if (prepare_softmax(ctx, args, false, &c)) softmax_rows(c);
 }
 void log_softmax_out(KernelRuntimeContext& ctx, Args args) {
-  softmax_impl(ctx, args, "aten::_log_softmax.out", true);
+  SoftmaxCall c;
+  if (prepare_softmax(ctx, args, true, &c)) softmax_rows(c);
 }
 void mean_dim_out(KernelRuntimeContext& ctx, Args args) {
   sum_mean(ctx, args, "aten::mean.out", true);

@@ -2,126 +2,168 @@
 // conversions (clone, _to_copy, the dim-order copies) and full.
 #include <cmath>
 
-#include "elementwise_util.h"
 #include "kernels.h"
+#include "unary.h"
 
 namespace executorch {
 namespace runtime {
 namespace portable {
 namespace {
 
-// out = f(in) computed in double and stored in out's dtype; out is resized
-// to in's shape; any dim order (a flat loop when both are contiguous
-// float32).
+// out = f(in) computed in double and stored in out's dtype; out already has
+// in's shape; any dim order (a flat loop when both are contiguous float32).
 template <typename F>
-void map_float(KernelRuntimeContext& ctx, const char* name, const Tensor& in, Tensor& out, F f) {
+void map_float(const Tensor& in, Tensor& out, F f) {
   const ScalarType it = in.scalar_type(), ot = out.scalar_type();
   const void* ip = in.const_data_ptr();
   void* op = out.mutable_data_ptr();
   if (it == ScalarType::Float && ot == ScalarType::Float && is_default_dim_order(in) &&
       is_default_dim_order(out)) {
-    if (!resize_out(ctx, out, in.sizes(), name)) return;
     const float* x = static_cast<const float*>(ip);
     float* y = static_cast<float*>(op);
     const size_t n = static_cast<size_t>(in.numel());
     for (size_t i = 0; i < n; ++i) y[i] = static_cast<float>(f(static_cast<double>(x[i])));
     return;
   }
-  for_each_unary(ctx, name, in, out, [&](int64_t x, int64_t o) {
+  for_each_resized_unary(in, out, [&](int64_t x, int64_t o) {
     store_d(ot, op, static_cast<size_t>(o), f(load_d(it, ip, static_cast<size_t>(x))));
   });
 }
 
 // Common checks of op(self, out): the argument count and both tensors.
 bool unary_prologue(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t out_idx,
-                    const char* name, Tensor** in, Tensor** out) {
+                    const char* name, UnaryCall* call) {
+  call->name = name;
   if (!check_nargs(ctx, args, nargs, name)) return false;
-  *in = get_tensor(ctx, args, 0, name);
-  if (*in == nullptr) return false;
-  *out = get_tensor(ctx, args, out_idx, name);
-  return *out != nullptr;
+  call->in = get_tensor(ctx, args, 0, name);
+  if (call->in == nullptr) return false;
+  call->out = get_tensor(ctx, args, out_idx, name);
+  return call->out != nullptr;
 }
 
 // sigmoid/tanh: any real input, floating output.
-template <typename F>
-void float_result_op(KernelRuntimeContext& ctx, Args args, const char* name, F f) {
-  Tensor *in, *out;
-  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
-  if (!require_floating(ctx, *out, name)) return;
-  if (isFloatingType(in->scalar_type()) && in->scalar_type() != out->scalar_type()) {
-    PK_FAIL(ctx, name, "output dtype %s differs from the input's %s", toString(out->scalar_type()),
-            toString(in->scalar_type()));
-    return;
+bool prepare_float_result(KernelRuntimeContext& ctx, Args args, const char* name,
+                          UnaryCall* call) {
+  if (!unary_prologue(ctx, args, 3, 1, name, call)) return false;
+  const Tensor &in = *call->in, &out = *call->out;
+  if (!require_floating(ctx, out, name)) return false;
+  if (isFloatingType(in.scalar_type()) && in.scalar_type() != out.scalar_type()) {
+    PK_FAIL(ctx, name, "output dtype %s differs from the input's %s", toString(out.scalar_type()),
+            toString(in.scalar_type()));
+    return false;
   }
-  map_float(ctx, name, *in, *out, f);
+  return resize_unary(ctx, name, in, *call->out);
 }
 
 // silu/gelu: floating input, same dtype output.
-template <typename F>
-void float_same_op(KernelRuntimeContext& ctx, Tensor& in, Tensor& out, const char* name, F f) {
-  if (!require_floating(ctx, in, name) || !require_same_dtype(ctx, in, out, name)) return;
-  map_float(ctx, name, in, out, f);
+bool check_float_same(KernelRuntimeContext& ctx, UnaryCall* call) {
+  return require_floating(ctx, *call->in, call->name) &&
+         require_same_dtype(ctx, *call->in, *call->out, call->name) &&
+         resize_unary(ctx, call->name, *call->in, *call->out);
+}
+
+void relu_out_impl(KernelRuntimeContext& ctx, Args args) {
+  UnaryCall c;
+  if (prepare_relu(ctx, args, &c)) run_relu(c);
 }
 
 } // namespace
 
-void relu_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_relu(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
   const char* name = "aten::relu.out";
-  Tensor *in, *out;
-  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
-  if (!require_same_dtype(ctx, *in, *out, name)) return;
-  if (in->scalar_type() == ScalarType::Bool) {
+  if (!unary_prologue(ctx, args, 3, 1, name, call)) return false;
+  if (!require_same_dtype(ctx, *call->in, *call->out, name)) return false;
+  if (call->in->scalar_type() == ScalarType::Bool) {
     PK_FAIL(ctx, name, "bool is not supported");
-    return;
+    return false;
   }
-  const ScalarType t = in->scalar_type();
+  return resize_unary(ctx, name, *call->in, *call->out);
+}
+
+void run_relu(const UnaryCall& c) {
+  const ScalarType t = c.in->scalar_type();
   if (isFloatingType(t)) {
     // NaN stays NaN (x < 0 is false for NaN, so keep x then).
-    map_float(ctx, name, *in, *out, [](double x) { return x < 0 ? 0.0 : x; });
-  } else {
-    const void* ip = in->const_data_ptr();
-    void* op = out->mutable_data_ptr();
-    for_each_unary(ctx, name, *in, *out, [&](int64_t xo, int64_t o) {
-      const int64_t x = load_i(t, ip, static_cast<size_t>(xo));
-      store_i(t, op, static_cast<size_t>(o), x < 0 ? 0 : x);
-    });
+    map_float(*c.in, *c.out, [](double x) { return x < 0 ? 0.0 : x; });
+    return;
   }
+  const void* ip = c.in->const_data_ptr();
+  void* op = c.out->mutable_data_ptr();
+  for_each_resized_unary(*c.in, *c.out, [&](int64_t xo, int64_t o) {
+    const int64_t x = load_i(t, ip, static_cast<size_t>(xo));
+    store_i(t, op, static_cast<size_t>(o), x < 0 ? 0 : x);
+  });
+}
+
+void relu_out(KernelRuntimeContext& ctx, Args args) { relu_out_impl(ctx, args); }
+
+bool prepare_gelu(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
+  const char* name = "aten::gelu.out";
+  if (!unary_prologue(ctx, args, 4, 2, name, call)) return false;
+  std::string_view approx = "none";
+  if (!args[1]->isNone() && !get_string(ctx, args, 1, name, &approx)) return false;
+  if (approx != "none" && approx != "tanh") {
+    PK_FAIL(ctx, name, "unknown approximate mode '%.*s'", static_cast<int>(approx.size()),
+            approx.data());
+    return false;
+  }
+  call->tanh_approx = approx == "tanh";
+  return check_float_same(ctx, call);
+}
+
+void run_gelu(const UnaryCall& c) {
+  if (!c.tanh_approx) {
+    map_float(*c.in, *c.out, [](double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); });
+    return;
+  }
+  const double k = std::sqrt(2.0 / M_PI);
+  map_float(*c.in, *c.out, [k](double x) {
+    return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+  });
 }
 
 void gelu_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::gelu.out";
-  Tensor *in, *out;
-  if (!unary_prologue(ctx, args, 4, 2, name, &in, &out)) return;
-  std::string_view approx = "none";
-  if (!args[1]->isNone() && !get_string(ctx, args, 1, name, &approx)) return;
-  if (approx == "none") {
-    float_same_op(ctx, *in, *out, name,
-                  [](double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); });
-  } else if (approx == "tanh") {
-    const double k = std::sqrt(2.0 / M_PI);
-    float_same_op(ctx, *in, *out, name, [k](double x) {
-      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
-    });
-  } else {
-    PK_FAIL(ctx, name, "unknown approximate mode '%.*s'", static_cast<int>(approx.size()),
-            approx.data());
-  }
+  UnaryCall c;
+  if (prepare_gelu(ctx, args, &c)) run_gelu(c);
+}
+
+bool prepare_sigmoid(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
+  return prepare_float_result(ctx, args, "aten::sigmoid.out", call);
+}
+
+void run_sigmoid(const UnaryCall& c) {
+  map_float(*c.in, *c.out, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
 }
 
 void sigmoid_out(KernelRuntimeContext& ctx, Args args) {
-  float_result_op(ctx, args, "aten::sigmoid.out",
-                  [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+  UnaryCall c;
+  if (prepare_sigmoid(ctx, args, &c)) run_sigmoid(c);
+}
+
+bool prepare_tanh(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
+  return prepare_float_result(ctx, args, "aten::tanh.out", call);
+}
+
+void run_tanh(const UnaryCall& c) {
+  map_float(*c.in, *c.out, [](double x) { return std::tanh(x); });
 }
 
 void tanh_out(KernelRuntimeContext& ctx, Args args) {
-  float_result_op(ctx, args, "aten::tanh.out", [](double x) { return std::tanh(x); });
+  UnaryCall c;
+  if (prepare_tanh(ctx, args, &c)) run_tanh(c);
+}
+
+bool prepare_silu(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
+  return unary_prologue(ctx, args, 3, 1, "aten::silu.out", call) && check_float_same(ctx, call);
+}
+
+void run_silu(const UnaryCall& c) {
+  map_float(*c.in, *c.out, [](double x) { return x / (1.0 + std::exp(-x)); });
 }
 
 void silu_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::silu.out";
-  Tensor *in, *out;
-  if (!unary_prologue(ctx, args, 3, 1, name, &in, &out)) return;
-  float_same_op(ctx, *in, *out, name, [](double x) { return x / (1.0 + std::exp(-x)); });
+  UnaryCall c;
+  if (prepare_silu(ctx, args, &c)) run_silu(c);
 }
 
 // clone.out(self, *, memory_format=None, out) -> out
