@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer stage: the runtime, kernels, tools and cuda suites under
 # AddressSanitizer + UndefinedBehaviorSanitizer (g++, build-asan), then the
-# concurrency test under ThreadSanitizer (build-tsan). Prints its time.
+# concurrency, thread-pool and kernel-pool tests under ThreadSanitizer
+# (build-tsan). Prints its time.
 # The ASan build is -O0 (see below); TSan keeps the default optimization.
 # The packaging and consumer suites are left out: they test installed
 # artifacts, not sanitized code.
@@ -42,7 +43,7 @@ else
 fi
 echo "== ASan+UBSan done at $(( $(date +%s) - start ))s"
 
-echo "== TSan build (build-tsan): concurrency test"
+echo "== TSan build (build-tsan): concurrency, thread pool, kernels on the pool"
 if [ -f build-tsan/build.ninja ]; then
   meson setup --reconfigure build-tsan -Db_sanitize=thread -Db_lundef=false \
     -Dwerror=true -Dcuda=disabled >/dev/null
@@ -51,10 +52,21 @@ else
     -Dcuda=disabled >/dev/null
 fi
 tsan_targets=$(ninja -C build-tsan -t targets all)
-if grep -q '^tests/runtime/concurrency/concurrency_test:' <<<"$tsan_targets"; then
-  ninja -C build-tsan -j"$jobs" tests/runtime/concurrency/concurrency_test
-  meson test -C build-tsan --no-rebuild --print-errorlogs concurrency
+# The thread pool's own test and optimized kernels racing on the pool; the
+# BLAS stays on the calling threads (its own threads are invisible to TSan).
+export OPENBLAS_NUM_THREADS=1
+tsan_tests=()
+for t in tests/runtime/concurrency/concurrency_test:concurrency \
+         tests/runtime/extension/threadpool/extension_threadpool_test:threadpool_test \
+         tests/runtime/concurrency/kernel_pool_test:kernel_pool; do
+  if grep -q "^${t%%:*}:" <<<"$tsan_targets"; then
+    ninja -C build-tsan -j"$jobs" "${t%%:*}"
+    tsan_tests+=("${t##*:}")
+  fi
+done
+if [ ${#tsan_tests[@]} -gt 0 ]; then
+  meson test -C build-tsan --no-rebuild --print-errorlogs "${tsan_tests[@]}"
 else
-  echo "concurrency test not configured (no executor yet)"
+  echo "no TSan tests configured"
 fi
 echo "== sanitizers.sh total $(( $(date +%s) - start ))s"

@@ -288,6 +288,28 @@ def case_info():
     check("aten::mul.out" in out and "[2, 2]" in out, "--info on the linear program")
 
 
+def kernel_of(out, op):
+    """The kernel --info names for op ("aten::add.out: optimized")."""
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith(op + ": "):
+            return line[len(op) + 2:]
+    raise Failed(f"--info has no line for {op}")
+
+
+def case_info_kernels():
+    optimized = os.environ.get("OPTIMIZED_KERNELS") == "1"
+    out = ok("--info", ADD)
+    want = "optimized" if optimized else "portable"
+    check(kernel_of(out, "aten::add.out") == want, f"add.out should be served by {want}")
+    out = ok("--info", ADD, env={"EXECUTORCH_KERNELS": "portable"})
+    check(kernel_of(out, "aten::add.out") == "portable",
+          "EXECUTORCH_KERNELS=portable serves the portable kernel")
+    rc, out, err = run("--verbose", "--info", ADD, env={"EXECUTORCH_KERNELS": "fastest"})
+    check(rc == 0 and "EXECUTORCH_KERNELS" in err, "an unknown EXECUTORCH_KERNELS is reported")
+    check(kernel_of(out, "aten::add.out") == want, "and ignored")
+
+
 def case_info_demo():
     out = ok("--info")
     for s in ("forward", "aten::mul.out", "aten::add.out", "Float [2, 2]"):

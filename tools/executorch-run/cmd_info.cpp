@@ -2,8 +2,10 @@
 // delegates (and whether each backend is here) and planned buffers.
 #include <cinttypes>
 #include <cstdio>
+#include <string>
 
 #include <executorch/runtime/executor/method_meta.h>
+#include <executorch/runtime/kernel/builtin_kernels.h>
 
 #include "errors.h"
 #include "format.h"
@@ -38,6 +40,15 @@ void print_tensor_meta(const char* kind, size_t i, const rt::MethodMeta& meta, b
               ti->is_memory_planned() ? "" : " (not planned)");
 }
 
+// Which kernel serves an operator here: the optimized or the portable
+// built-in one, one registered by the application or a library, or none.
+const char* kernel_served(const char* op, const char* overload) {
+  std::string full = op;
+  if (overload[0] != '\0') full += std::string(".") + overload;
+  const char* origin = rt::kernel_origin(full.c_str());
+  return origin != nullptr ? origin : "no kernel";
+}
+
 void print_operators(const rt::MethodMeta& m) {
   std::printf("  operators: %zu\n", m.num_operators());
   for (size_t i = 0; i < m.num_operators(); ++i) {
@@ -45,7 +56,7 @@ void print_operators(const rt::MethodMeta& m) {
     auto ov = m.get_operator_overload(i);
     const char* on = op.ok() ? op.get() : "?";
     const char* oo = ov.ok() ? ov.get() : "";
-    std::printf("    %s%s%s\n", on, oo[0] != '\0' ? "." : "", oo);
+    std::printf("    %s%s%s: %s\n", on, oo[0] != '\0' ? "." : "", oo, kernel_served(on, oo));
   }
 }
 

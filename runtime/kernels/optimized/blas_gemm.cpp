@@ -37,9 +37,9 @@ bool fits_blas_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 void call_sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a,
-              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
+              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
 // Below this many multiply-adds a chunk is not worth a hand-off.
@@ -71,8 +71,7 @@ bool sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const flo
   if (m >= n) {
     // Split the rows of a and c.
     parallel_for(m, kMinChunkWork / row_work + 1, [&](int64_t r0, int64_t r1) {
-      call_sgemm(trans_b, r1 - r0, n, k, alpha, a + r0 * lda, lda, b, ldb, beta, c + r0 * ldc,
-                 ldc);
+      call_sgemm(trans_b, r1 - r0, n, k, alpha, a + r0 * lda, lda, b, ldb, beta, c + r0 * ldc, ldc);
     });
   } else {
     // Split the columns of op(b) and c.

@@ -1,8 +1,10 @@
-// fp32 convolution: depthwise directly, 1x1 (stride 1, no padding) as one
+// fp32 max pooling over planes split across the pool, and fp32 convolution:
+// depthwise directly, 1x1 (stride 1, no padding) as one
 // GEMM, everything else as im2col + GEMM over bounded column chunks. The
 // portable kernel checks the arguments (prepare_convolution) and computes
 // every other dtype.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "../portable/conv.h"
@@ -25,10 +27,10 @@ constexpr int64_t kScratchFloats = int64_t{1} << 20;
 
 // One (batch, group) plane of a convolution and where its data lives.
 struct Plane {
-  const float* in;    // ICg channels of H x W
-  const float* w;     // OCg x (ICg * KH * KW)
-  const float* bias;  // OCg values, or null
-  float* out;         // OCg channels of OH x OW
+  const float* in;   // ICg channels of H x W
+  const float* w;    // OCg x (ICg * KH * KW)
+  const float* bias; // OCg values, or null
+  float* out;        // OCg channels of OH x OW
 };
 
 Plane plane(const ConvCall& c, int64_t n, int64_t grp) {
@@ -74,20 +76,41 @@ void depthwise_plane(const ConvGeom& g, const Plane& p, int64_t ocg) {
   }
 }
 
+// One row (ic, kh, kw) of the unfolded input over output columns [p0, p1):
+// zeros where the kernel tap falls in the padding, else the input sample.
+void im2col_row(const ConvGeom& g, const float* plane, int64_t kh, int64_t kw, int64_t p0,
+                int64_t p1, float* dst) {
+  int64_t ow_lo, ow_hi;
+  valid_range(g.OW, g.W, g.sw, g.pw, kw * g.dw, &ow_lo, &ow_hi);
+  for (int64_t oh = p0 / g.OW; oh * g.OW < p1; ++oh) {
+    const int64_t first = std::max(p0, oh * g.OW), last = std::min(p1, (oh + 1) * g.OW);
+    float* d = dst + oh * g.OW - p0; // d[ow] is column (oh, ow)
+    const int64_t b = first - oh * g.OW, e = last - oh * g.OW;
+    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+    if (ih < 0 || ih >= g.H) {
+      std::fill(d + b, d + e, 0.0f);
+      continue;
+    }
+    const int64_t lo = std::min(std::max(b, ow_lo), e), hi = std::max(std::min(e, ow_hi), lo);
+    std::fill(d + b, d + lo, 0.0f);
+    const float* src = plane + ih * g.W - g.pw + kw * g.dw;
+    if (g.sw == 1) {
+      std::copy(src + lo, src + hi, d + lo);
+    } else {
+      for (int64_t ow = lo; ow < hi; ++ow) d[ow] = src[ow * g.sw];
+    }
+    std::fill(d + hi, d + e, 0.0f);
+  }
+}
+
 // Rows (ic, kh, kw) x output columns [p0, p1) of the unfolded input.
 void im2col(const ConvGeom& g, const float* in, int64_t p0, int64_t p1, float* col) {
   const int64_t cols = p1 - p0;
   for (int64_t ic = 0; ic < g.ICg; ++ic) {
     for (int64_t kh = 0; kh < g.KH; ++kh) {
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        float* dst = col + ((ic * g.KH + kh) * g.KW + kw) * cols;
-        for (int64_t p = p0; p < p1; ++p) {
-          const int64_t oh = p / g.OW, ow = p % g.OW;
-          const int64_t ih = oh * g.sh - g.ph + kh * g.dh, iw = ow * g.sw - g.pw + kw * g.dw;
-          dst[p - p0] = (ih >= 0 && ih < g.H && iw >= 0 && iw < g.W)
-                            ? in[(ic * g.H + ih) * g.W + iw]
-                            : 0.0f;
-        }
+        im2col_row(g, in + ic * g.H * g.W, kh, kw, p0, p1,
+                   col + ((ic * g.KH + kh) * g.KW + kw) * cols);
       }
     }
   }
@@ -132,7 +155,7 @@ bool conv_fp32(const ConvCall& c) {
   const ConvGeom& g = c.g;
   const int64_t planes = g.N * g.groups, ocg = g.OC / g.groups, P = g.OH * g.OW;
   if (planes == 0 || P == 0 || ocg == 0) return true;
-  const int64_t work = ocg * P * g.ICg * g.KH * g.KW;  // multiply-adds per plane
+  const int64_t work = ocg * P * g.ICg * g.KH * g.KW; // multiply-adds per plane
   if (g.ICg == 1 && g.groups > 1) {
     parallel_for(planes, (int64_t{1} << 15) / std::max<int64_t>(work, 1) + 1,
                  [&](int64_t q0, int64_t q1) {
@@ -157,7 +180,54 @@ bool conv_fp32(const ConvCall& c) {
   return ok;
 }
 
+// One plane of fp32 max pooling, with the portable kernel's rules: the first
+// of equal maxima wins, and a NaN wins and stays.
+void max_pool_plane(const portable::PoolGeom& g, const float* in, float* out, int64_t* ind) {
+  for (int64_t oh = 0; oh < g.OH; ++oh) {
+    for (int64_t ow = 0; ow < g.OW; ++ow) {
+      float best = -INFINITY;
+      int64_t best_i = -1;
+      for (int64_t kh = 0; kh < g.kh; ++kh) {
+        const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+        if (ih < 0 || ih >= g.H) continue;
+        for (int64_t kw = 0; kw < g.kw; ++kw) {
+          const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+          if (iw < 0 || iw >= g.W) continue;
+          const float v = in[ih * g.W + iw];
+          if (best_i < 0 || (!std::isnan(best) && (std::isnan(v) || v > best))) {
+            best = v;
+            best_i = ih * g.W + iw;
+          }
+        }
+      }
+      out[oh * g.OW + ow] = best;
+      ind[oh * g.OW + ow] = best_i < 0 ? 0 : best_i;
+    }
+  }
+}
+
 } // namespace
+
+void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  portable::MaxPoolCall c;
+  if (!portable::prepare_max_pool2d(ctx, args, &c)) return;
+  if (c.in->scalar_type() != ScalarType::Float) {
+    portable::max_pool_planes(c);
+    return;
+  }
+  const portable::PoolGeom& g = c.g;
+  const float* in = c.in->const_data_ptr<float>();
+  float* out = c.out->mutable_data_ptr<float>();
+  int64_t* ind = c.ind->mutable_data_ptr<int64_t>();
+  const int64_t plane_work = g.OH * g.OW * g.kh * g.kw;
+  parallel_for(g.planes, (int64_t{1} << 15) / std::max<int64_t>(plane_work, 1) + 1,
+               [&](int64_t p0, int64_t p1) {
+                 for (int64_t p = p0; p < p1; ++p) {
+                   max_pool_plane(g, in + p * g.H * g.W, out + p * g.OH * g.OW,
+                                  ind + p * g.OH * g.OW);
+                 }
+               });
+}
 
 void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   ConvCall c;

@@ -127,7 +127,7 @@ void softmax_row(const float* x, int64_t n, bool log, float* y) {
 }
 
 bool softmax_fp32(const portable::SoftmaxCall& c) {
-  if (c.inner != 1) return false;  // strided rows: the portable loop
+  if (c.inner != 1) return false; // strided rows: the portable loop
   const float* in = c.in->const_data_ptr<float>();
   float* out = c.out->mutable_data_ptr<float>();
   parallel_for(c.outer, rows_grain(c.size), [&](int64_t r0, int64_t r1) {

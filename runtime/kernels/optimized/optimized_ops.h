@@ -23,6 +23,7 @@ OK_DECLARE(linear_out)
 
 // conv_opt.cpp
 OK_DECLARE(convolution_out)
+OK_DECLARE(max_pool2d_with_indices_out)
 
 // norm_opt.cpp
 OK_DECLARE(native_layer_norm_out)

@@ -9,8 +9,8 @@ namespace executorch {
 namespace runtime {
 namespace optimized {
 
-Span<const Kernel> elementwise_kernels();  // elementwise/*.cpp: binary ops, activations
-Span<const Kernel> layout_kernels();       // layout_opt.cpp: copies, permutes, norms, pooling
+Span<const Kernel> elementwise_kernels(); // elementwise/*.cpp: binary ops, activations
+Span<const Kernel> layout_kernels();      // layout_opt.cpp: copies, permutes, norms, pooling
 
 } // namespace optimized
 } // namespace runtime

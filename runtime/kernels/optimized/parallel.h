@@ -16,8 +16,8 @@ namespace optimized {
 template <typename Fn>
 void parallel_for(int64_t n, int64_t grain, const Fn& fn) {
   if (n <= 0) return;
-  const int64_t threads =
-      static_cast<int64_t>(::executorch::extension::threadpool::get_threadpool()->get_thread_count());
+  const int64_t threads = static_cast<int64_t>(
+      ::executorch::extension::threadpool::get_threadpool()->get_thread_count());
   const int64_t chunks = std::max<int64_t>(1, std::min(threads, n / std::max<int64_t>(grain, 1)));
   if (chunks == 1) {
     fn(int64_t{0}, n);

@@ -18,6 +18,7 @@ Span<const Kernel> own_kernels() {
       Kernel("aten::addmm.out", addmm_out),
       Kernel("aten::linear.out", linear_out),
       Kernel("aten::convolution.out", convolution_out),
+      Kernel("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out),
       Kernel("aten::native_layer_norm.out", native_layer_norm_out),
       Kernel("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out),
       Kernel("aten::_softmax.out", softmax_out),

@@ -203,15 +203,11 @@ void run_binary(const BinaryCall& c) {
   });
 }
 
-void add_out(KernelRuntimeContext& ctx, Args args) {
-  binary_op(ctx, args, BinOp::Add, false);
-}
+void add_out(KernelRuntimeContext& ctx, Args args) { binary_op(ctx, args, BinOp::Add, false); }
 void add_scalar_out(KernelRuntimeContext& ctx, Args args) {
   binary_op(ctx, args, BinOp::Add, true);
 }
-void sub_out(KernelRuntimeContext& ctx, Args args) {
-  binary_op(ctx, args, BinOp::Sub, false);
-}
+void sub_out(KernelRuntimeContext& ctx, Args args) { binary_op(ctx, args, BinOp::Sub, false); }
 void sub_scalar_out(KernelRuntimeContext& ctx, Args args) {
   binary_op(ctx, args, BinOp::Sub, true);
 }

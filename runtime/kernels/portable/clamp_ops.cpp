@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "elementwise_util.h"
 #include "op_tables.h"
+#include "unary.h"
 
 namespace executorch {
 namespace runtime {
@@ -39,74 +39,99 @@ bool bound_fits(ScalarType t, const ScalarArg& s) {
   return t == ScalarType::Bool || s.i == wrap_to(t, s.i);
 }
 
-// Clamps self into out with bounds given as scalar readers.
-void clamp_scalars(KernelRuntimeContext& ctx, const char* name, const Tensor& self, Tensor& out,
-                   ScalarType common, bool has_lo, const ScalarArg& lo, bool has_hi,
-                   const ScalarArg& hi) {
-  const ValueReader in(self, common), rlo(lo, common), rhi(hi, common);
-  const ScalarType ot = out.scalar_type();
-  void* op = out.mutable_data_ptr();
+// Checks clamp's bounds against the result dtype, then resizes out.
+bool check_bounds(KernelRuntimeContext& ctx, UnaryCall* c) {
+  ScalarType common = c->in->scalar_type();
+  if (c->has_lo) common = promote_with_scalar(common, c->lo);
+  if (c->has_hi) common = promote_with_scalar(common, c->hi);
+  if (common != c->out->scalar_type()) {
+    PK_FAIL(ctx, c->name, "the output dtype %s is not the result dtype %s",
+            toString(c->out->scalar_type()), toString(common));
+    return false;
+  }
+  if ((c->has_lo && !bound_fits(common, c->lo)) || (c->has_hi && !bound_fits(common, c->hi))) {
+    PK_FAIL(ctx, c->name, "a bound is out of the range of %s", toString(common));
+    return false;
+  }
+  c->common = common;
+  return resize_unary(ctx, c->name, *c->in, *c->out);
+}
+
+} // namespace
+
+// clamp.out(self, Scalar? min=None, Scalar? max=None, *, out) -> out
+bool prepare_clamp(KernelRuntimeContext& ctx, Args args, UnaryCall* c) {
+  const char* name = "aten::clamp.out";
+  c->name = name;
+  if (!check_nargs(ctx, args, 5, name)) return false;
+  c->in = get_tensor(ctx, args, 0, name);
+  if (c->in == nullptr) return false;
+  c->has_lo = !args[1]->isNone();
+  c->has_hi = !args[2]->isNone();
+  if ((c->has_lo && !get_scalar(ctx, args, 1, name, &c->lo)) ||
+      (c->has_hi && !get_scalar(ctx, args, 2, name, &c->hi))) {
+    return false;
+  }
+  c->out = get_tensor(ctx, args, 3, name);
+  if (c->out == nullptr) return false;
+  if (!c->has_lo && !c->has_hi) {
+    PK_FAIL(ctx, name, "at least one of min and max must be given");
+    return false;
+  }
+  return check_bounds(ctx, c);
+}
+
+// hardtanh.out(self, Scalar min_val=-1, Scalar max_val=1, *, out) -> out
+bool prepare_hardtanh(KernelRuntimeContext& ctx, Args args, UnaryCall* c) {
+  const char* name = "aten::hardtanh.out";
+  c->name = name;
+  if (!check_nargs(ctx, args, 5, name)) return false;
+  c->in = get_tensor(ctx, args, 0, name);
+  if (c->in == nullptr) return false;
+  if (!get_scalar(ctx, args, 1, name, &c->lo) || !get_scalar(ctx, args, 2, name, &c->hi)) {
+    return false;
+  }
+  c->out = get_tensor(ctx, args, 3, name);
+  if (c->out == nullptr || !require_same_dtype(ctx, *c->in, *c->out, name)) return false;
+  if (c->in->scalar_type() == ScalarType::Bool) {
+    PK_FAIL(ctx, name, "bool is not supported");
+    return false;
+  }
+  c->has_lo = c->has_hi = true;
+  c->common = c->in->scalar_type();
+  return resize_unary(ctx, name, *c->in, *c->out);
+}
+
+// Clamps self into out with the call's scalar bounds, compared in common.
+void run_clamp(const UnaryCall& c) {
+  const ScalarType common = c.common;
+  const ValueReader in(*c.in, common), rlo(c.lo, common), rhi(c.hi, common);
+  const ScalarType ot = c.out->scalar_type();
+  void* op = c.out->mutable_data_ptr();
+  const bool has_lo = c.has_lo, has_hi = c.has_hi;
   if (isFloatingType(common)) {
     const double l = rlo.d(0), h = rhi.d(0);
-    for_each_unary(ctx, name, self, out, [&](int64_t x, int64_t o) {
+    for_each_resized_unary(*c.in, *c.out, [&](int64_t x, int64_t o) {
       store_d(ot, op, static_cast<size_t>(o), clamp_d(in.d(x), has_lo, l, has_hi, h));
     });
   } else {
     const int64_t l = rlo.i(0), h = rhi.i(0);
-    for_each_unary(ctx, name, self, out, [&](int64_t x, int64_t o) {
+    for_each_resized_unary(*c.in, *c.out, [&](int64_t x, int64_t o) {
       store_i(ot, op, static_cast<size_t>(o), clamp_i(in.i(x), has_lo, l, has_hi, h));
     });
   }
 }
 
-// clamp.out(self, Scalar? min=None, Scalar? max=None, *, out) -> out
+namespace {
+
 void clamp_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::clamp.out";
-  if (!check_nargs(ctx, args, 5, name)) return;
-  Tensor* self = get_tensor(ctx, args, 0, name);
-  if (self == nullptr) return;
-  const bool has_lo = !args[1]->isNone(), has_hi = !args[2]->isNone();
-  ScalarArg lo, hi;
-  if ((has_lo && !get_scalar(ctx, args, 1, name, &lo)) ||
-      (has_hi && !get_scalar(ctx, args, 2, name, &hi))) {
-    return;
-  }
-  Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr) return;
-  if (!has_lo && !has_hi) {
-    PK_FAIL(ctx, name, "at least one of min and max must be given");
-    return;
-  }
-  ScalarType common = self->scalar_type();
-  if (has_lo) common = promote_with_scalar(common, lo);
-  if (has_hi) common = promote_with_scalar(common, hi);
-  if (common != out->scalar_type()) {
-    PK_FAIL(ctx, name, "the output dtype %s is not the result dtype %s",
-            toString(out->scalar_type()), toString(common));
-    return;
-  }
-  if ((has_lo && !bound_fits(common, lo)) || (has_hi && !bound_fits(common, hi))) {
-    PK_FAIL(ctx, name, "a bound is out of the range of %s", toString(common));
-    return;
-  }
-  clamp_scalars(ctx, name, *self, *out, common, has_lo, lo, has_hi, hi);
+  UnaryCall c;
+  if (prepare_clamp(ctx, args, &c)) run_clamp(c);
 }
 
-// hardtanh.out(self, Scalar min_val=-1, Scalar max_val=1, *, out) -> out
 void hardtanh_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::hardtanh.out";
-  if (!check_nargs(ctx, args, 5, name)) return;
-  Tensor* self = get_tensor(ctx, args, 0, name);
-  if (self == nullptr) return;
-  ScalarArg lo, hi;
-  if (!get_scalar(ctx, args, 1, name, &lo) || !get_scalar(ctx, args, 2, name, &hi)) return;
-  Tensor* out = get_tensor(ctx, args, 3, name);
-  if (out == nullptr || !require_same_dtype(ctx, *self, *out, name)) return;
-  if (self->scalar_type() == ScalarType::Bool) {
-    PK_FAIL(ctx, name, "bool is not supported");
-    return;
-  }
-  clamp_scalars(ctx, name, *self, *out, self->scalar_type(), true, lo, true, hi);
+  UnaryCall c;
+  if (prepare_hardtanh(ctx, args, &c)) run_clamp(c);
 }
 
 // clamp.Tensor_out(self, Tensor? min=None, Tensor? max=None, *, out) -> out

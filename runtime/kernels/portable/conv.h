@@ -1,4 +1,4 @@
-// Convolution as a checked call description: the portable and the optimized
+// Convolution and max pooling as checked call descriptions: the portable and the optimized
 // kernels share the argument checking (prepare_convolution) and differ only in
 // how they compute it.
 #pragma once
@@ -20,7 +20,7 @@ struct ConvGeom {
 struct ConvCall {
   const Tensor* in;
   const Tensor* w;
-  const Tensor* bias;  // null when absent
+  const Tensor* bias; // null when absent
   Tensor* out;
   ConvGeom g;
 };
@@ -30,6 +30,23 @@ bool prepare_convolution(KernelRuntimeContext& ctx, Args args, ConvCall* call);
 // The reference computation (double accumulation).
 void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, Tensor& out,
                  const ConvGeom& g);
+
+// A 2-D pooling window over `planes` planes of H x W.
+struct PoolGeom {
+  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+// max_pool2d_with_indices: in and out of one dtype, int64 indices, all
+// contiguous and resized.
+struct MaxPoolCall {
+  const Tensor* in;
+  Tensor* out;
+  Tensor* ind;
+  PoolGeom g;
+};
+
+bool prepare_max_pool2d(KernelRuntimeContext& ctx, Args args, MaxPoolCall* call);
+void max_pool_planes(const MaxPoolCall& call);
 
 } // namespace portable
 } // namespace runtime

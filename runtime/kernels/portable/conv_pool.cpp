@@ -197,9 +197,6 @@ void convolution_out(KernelRuntimeContext& ctx, Args args) {
 }
 
 namespace {
-struct PoolGeom {
-  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
-};
 
 bool pool_prologue(KernelRuntimeContext& ctx, Args args, const char* name, Tensor* in,
                    bool has_dilation, bool ceil, PoolGeom* g, Shape* os) {
@@ -240,33 +237,41 @@ bool pool_prologue(KernelRuntimeContext& ctx, Args args, const char* name, Tenso
 
 // max_pool2d_with_indices.out(self, kernel_size, stride=[], padding=0,
 //     dilation=1, ceil_mode=False, *, out, indices) -> (out, indices)
-void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_max_pool2d(KernelRuntimeContext& ctx, Args args, MaxPoolCall* call) {
   const char* name = "aten::max_pool2d_with_indices.out";
-  if (!check_nargs_multi_out(ctx, args, 6, 2, name)) return;
+  if (!check_nargs_multi_out(ctx, args, 6, 2, name)) return false;
   Tensor* in = get_tensor(ctx, args, 0, name);
-  if (in == nullptr) return;
+  if (in == nullptr) return false;
   bool ceil;
-  if (!get_bool(ctx, args, 5, name, &ceil)) return;
+  if (!get_bool(ctx, args, 5, name, &ceil)) return false;
   Tensor* out = get_tensor(ctx, args, 6, name);
-  if (out == nullptr) return;
+  if (out == nullptr) return false;
   Tensor* ind = get_tensor(ctx, args, 7, name);
-  if (ind == nullptr) return;
+  if (ind == nullptr) return false;
   if (in->scalar_type() == ScalarType::Bool || !require_same_dtype(ctx, *in, *out, name) ||
       !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
       !require_contiguous(ctx, *ind, name)) {
     if (ctx.failure_state() == Error::Ok) PK_FAIL(ctx, name, "bool is not supported");
-    return;
+    return false;
   }
   if (ind->scalar_type() != ScalarType::Long) {
     PK_FAIL(ctx, name, "indices must be int64");
-    return;
+    return false;
   }
   PoolGeom g;
   Shape os;
   if (!pool_prologue(ctx, args, name, in, true, ceil, &g, &os) ||
       !resize_out(ctx, *out, os, name) || !resize_out(ctx, *ind, os, name)) {
-    return;
+    return false;
   }
+  *call = MaxPoolCall{in, out, ind, g};
+  return true;
+}
+
+void max_pool_planes(const MaxPoolCall& c) {
+  const PoolGeom& g = c.g;
+  const Tensor* in = c.in;
+  Tensor *out = c.out, *ind = c.ind;
   const ScalarType t = in->scalar_type();
   const void* ip = in->const_data_ptr();
   void* op = out->mutable_data_ptr();
@@ -297,6 +302,11 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Args args) {
       }
     }
   }
+}
+
+void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Args args) {
+  MaxPoolCall c;
+  if (prepare_max_pool2d(ctx, args, &c)) max_pool_planes(c);
 }
 
 // avg_pool2d.out(self, kernel_size, stride=[], padding=0, ceil_mode=False,

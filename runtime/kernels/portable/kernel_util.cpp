@@ -312,7 +312,7 @@ CopyDims coalesce(const Shape& sizes, const int64_t* src_strides, const int64_t*
     c.dst[c.n] = dst_strides[d];
     ++c.n;
   }
-  if (c.n == 0) {  // one element
+  if (c.n == 0) { // one element
     c.size[0] = 1;
     c.src[0] = c.dst[0] = 1;
     c.n = 1;

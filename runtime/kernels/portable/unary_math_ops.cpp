@@ -8,8 +8,8 @@
 // Values are computed in double and rounded to the out's dtype.
 #include <cmath>
 
-#include "elementwise_util.h"
 #include "op_tables.h"
+#include "unary.h"
 
 namespace executorch {
 namespace runtime {
@@ -28,38 +28,27 @@ bool unary_args(KernelRuntimeContext& ctx, Args args, const char* name, Tensor**
 }
 
 // Any input dtype, a floating out.
-void to_float_op(KernelRuntimeContext& ctx, Args args, const char* name, DoubleFn f) {
-  Tensor *self, *out;
-  if (!unary_args(ctx, args, name, &self, &out) || !require_floating(ctx, *out, name)) return;
-  const ScalarType it = self->scalar_type(), ot = out->scalar_type();
-  const void* ip = self->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  for_each_unary(ctx, name, *self, *out, [&](int64_t x, int64_t o) {
+void run_to_float(const UnaryCall& c, DoubleFn f) {
+  const ScalarType it = c.in->scalar_type(), ot = c.out->scalar_type();
+  const void* ip = c.in->const_data_ptr();
+  void* op = c.out->mutable_data_ptr();
+  for_each_resized_unary(*c.in, *c.out, [&](int64_t x, int64_t o) {
     store_d(ot, op, static_cast<size_t>(o), f(load_d(it, ip, static_cast<size_t>(x))));
   });
 }
 
 // Same dtype in and out; integers map through fi (wrapping), floats
 // through fd.
-void same_dtype_op(KernelRuntimeContext& ctx, Args args, const char* name, DoubleFn fd,
-                   int64_t (*fi)(int64_t), bool allow_bool) {
-  Tensor *self, *out;
-  if (!unary_args(ctx, args, name, &self, &out) || !require_same_dtype(ctx, *self, *out, name)) {
-    return;
-  }
-  const ScalarType t = self->scalar_type();
-  if (t == ScalarType::Bool && !allow_bool) {
-    PK_FAIL(ctx, name, "bool is not supported");
-    return;
-  }
-  const void* ip = self->const_data_ptr();
-  void* op = out->mutable_data_ptr();
+void run_same_dtype(const UnaryCall& c, DoubleFn fd, int64_t (*fi)(int64_t)) {
+  const ScalarType t = c.in->scalar_type();
+  const void* ip = c.in->const_data_ptr();
+  void* op = c.out->mutable_data_ptr();
   if (isFloatingType(t)) {
-    for_each_unary(ctx, name, *self, *out, [&](int64_t x, int64_t o) {
+    for_each_resized_unary(*c.in, *c.out, [&](int64_t x, int64_t o) {
       store_d(t, op, static_cast<size_t>(o), fd(load_d(t, ip, static_cast<size_t>(x))));
     });
   } else {
-    for_each_unary(ctx, name, *self, *out, [&](int64_t x, int64_t o) {
+    for_each_resized_unary(*c.in, *c.out, [&](int64_t x, int64_t o) {
       store_i(t, op, static_cast<size_t>(o), fi(load_i(t, ip, static_cast<size_t>(x))));
     });
   }
@@ -82,15 +71,54 @@ void to_bool_op(KernelRuntimeContext& ctx, Args args, const char* name, bool (*f
   });
 }
 
+} // namespace
+
+bool prepare_to_float_unary(KernelRuntimeContext& ctx, Args args, const char* name, UnaryCall* c) {
+  Tensor *self, *out;
+  if (!unary_args(ctx, args, name, &self, &out) || !require_floating(ctx, *out, name)) {
+    return false;
+  }
+  c->name = name;
+  c->in = self;
+  c->out = out;
+  return resize_unary(ctx, name, *self, *out);
+}
+
+bool prepare_same_dtype_unary(KernelRuntimeContext& ctx, Args args, const char* name,
+                              bool allow_bool, UnaryCall* c) {
+  Tensor *self, *out;
+  if (!unary_args(ctx, args, name, &self, &out) || !require_same_dtype(ctx, *self, *out, name)) {
+    return false;
+  }
+  if (self->scalar_type() == ScalarType::Bool && !allow_bool) {
+    PK_FAIL(ctx, name, "bool is not supported");
+    return false;
+  }
+  c->name = name;
+  c->in = self;
+  c->out = out;
+  return resize_unary(ctx, name, *self, *out);
+}
+
+namespace {
+
 int64_t identity_i(int64_t v) { return v; }
 int64_t abs_i(int64_t v) { return v < 0 ? wrap_sub(0, v) : v; }
 int64_t neg_i(int64_t v) { return wrap_sub(0, v); }
 int64_t sign_i(int64_t v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 double sign_d(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; } // keeps NaN, -0
 
-#define PK_TO_FLOAT(op, expr)                                                   \
-  void op##_out(KernelRuntimeContext& ctx, Args args) {                         \
-    to_float_op(ctx, args, "aten::" #op ".out", [](double x) { return expr; }); \
+} // namespace
+
+// Defines run_<op> (external: unary.h declares those the optimized kernels
+// fall back to) and the kernel <op>_out.
+#define PK_TO_FLOAT(op, expr)                                                    \
+  void run_##op(const UnaryCall& c) {                                            \
+    run_to_float(c, [](double x) { return expr; });                              \
+  }                                                                              \
+  static void op##_out(KernelRuntimeContext& ctx, Args args) {                   \
+    UnaryCall c;                                                                 \
+    if (prepare_to_float_unary(ctx, args, "aten::" #op ".out", &c)) run_##op(c); \
   }
 PK_TO_FLOAT(acos, std::acos(x))
 PK_TO_FLOAT(acosh, std::acosh(x))
@@ -115,9 +143,11 @@ PK_TO_FLOAT(sqrt, std::sqrt(x))
 PK_TO_FLOAT(tan, std::tan(x))
 #undef PK_TO_FLOAT
 
-#define PK_SAME_DTYPE(op, fd, fi, allow_bool)                          \
-  void op##_out(KernelRuntimeContext& ctx, Args args) {                \
-    same_dtype_op(ctx, args, "aten::" #op ".out", fd, fi, allow_bool); \
+#define PK_SAME_DTYPE(op, fd, fi, allow_bool)                                                  \
+  void run_##op(const UnaryCall& c) { run_same_dtype(c, fd, fi); }                             \
+  static void op##_out(KernelRuntimeContext& ctx, Args args) {                                 \
+    UnaryCall c;                                                                               \
+    if (prepare_same_dtype_unary(ctx, args, "aten::" #op ".out", allow_bool, &c)) run_##op(c); \
   }
 PK_SAME_DTYPE(
     abs, [](double x) { return std::fabs(x); }, abs_i, false)
@@ -133,6 +163,8 @@ PK_SAME_DTYPE(
     trunc, [](double x) { return std::trunc(x); }, identity_i, false)
 PK_SAME_DTYPE(sign, sign_d, sign_i, true)
 #undef PK_SAME_DTYPE
+
+namespace {
 
 void isinf_out(KernelRuntimeContext& ctx, Args args) {
   to_bool_op(ctx, args, "aten::isinf.out", [](double x) { return std::isinf(x); });

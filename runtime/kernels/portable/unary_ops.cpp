@@ -42,8 +42,7 @@ bool unary_prologue(KernelRuntimeContext& ctx, Args args, size_t nargs, size_t o
 }
 
 // sigmoid/tanh: any real input, floating output.
-bool prepare_float_result(KernelRuntimeContext& ctx, Args args, const char* name,
-                          UnaryCall* call) {
+bool prepare_float_result(KernelRuntimeContext& ctx, Args args, const char* name, UnaryCall* call) {
   if (!unary_prologue(ctx, args, 3, 1, name, call)) return false;
   const Tensor &in = *call->in, &out = *call->out;
   if (!require_floating(ctx, out, name)) return false;
@@ -60,11 +59,6 @@ bool check_float_same(KernelRuntimeContext& ctx, UnaryCall* call) {
   return require_floating(ctx, *call->in, call->name) &&
          require_same_dtype(ctx, *call->in, *call->out, call->name) &&
          resize_unary(ctx, call->name, *call->in, *call->out);
-}
-
-void relu_out_impl(KernelRuntimeContext& ctx, Args args) {
-  UnaryCall c;
-  if (prepare_relu(ctx, args, &c)) run_relu(c);
 }
 
 } // namespace
@@ -95,7 +89,10 @@ void run_relu(const UnaryCall& c) {
   });
 }
 
-void relu_out(KernelRuntimeContext& ctx, Args args) { relu_out_impl(ctx, args); }
+void relu_out(KernelRuntimeContext& ctx, Args args) {
+  UnaryCall c;
+  if (prepare_relu(ctx, args, &c)) run_relu(c);
+}
 
 bool prepare_gelu(KernelRuntimeContext& ctx, Args args, UnaryCall* call) {
   const char* name = "aten::gelu.out";
@@ -117,9 +114,8 @@ void run_gelu(const UnaryCall& c) {
     return;
   }
   const double k = std::sqrt(2.0 / M_PI);
-  map_float(*c.in, *c.out, [k](double x) {
-    return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
-  });
+  map_float(*c.in, *c.out,
+            [k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); });
 }
 
 void gelu_out(KernelRuntimeContext& ctx, Args args) {

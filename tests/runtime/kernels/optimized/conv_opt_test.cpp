@@ -44,7 +44,7 @@ void build(const Conv& v, bool one_d, Case& c, std::mt19937& rng) {
   c.arg_ints(std::vector<int64_t>(spatial, 0));
   c.args.emplace_back(static_cast<int64_t>(v.groups));
   TT* o = c.tensor(one_d ? kt::out(ScalarType::Float, {v.n, v.oc, ow})
-                           : kt::out(ScalarType::Float, {v.n, v.oc, oh, ow}));
+                         : kt::out(ScalarType::Float, {v.n, v.oc, oh, ow}));
   c.arg_out(o);
   c.arg_out(o);
 }
@@ -85,9 +85,44 @@ TEST_P(ConvOpt, MatchesPortable1d) {
 }
 
 TEST_P(ConvOpt, BadGroupsFailAlike) {
-  Conv v{1, 6, 8, 8, 4, 3, 3, 4, 1, 1, 1, true};  // 6 channels do not split in 4 groups
+  Conv v{1, 6, 8, 8, 4, 3, 3, 4, 1, 1, 1, true}; // 6 channels do not split in 4 groups
   expect_same(
       "aten::convolution.out", [&](Case& c, std::mt19937& rng) { build(v, false, c, rng); }, 9);
+}
+
+TEST_P(ConvOpt, MaxPoolMatchesPortable) {
+  struct Pool {
+    std::vector<int32_t> shape;
+    int64_t k, s, p, d;
+    bool ceil;
+  };
+  const Pool pools[] = {
+      {{1, 8, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 17, 13}, 2, 2, 0, 1, true},
+      {{4, 9, 9}, 3, 1, 1, 2, false},      {{1, 16, 64, 64}, 3, 2, 1, 1, true},
+      {{0, 2, 4, 4}, 2, 2, 0, 1, false},
+  };
+  uint32_t seed = 500;
+  for (const Pool& pl : pools) {
+    expect_same(
+        "aten::max_pool2d_with_indices.out",
+        [&](Case& c, std::mt19937& rng) {
+          TT* x = c.tensor(random_tensor(ScalarType::Float, pl.shape, rng));
+          if (x->impl->numel() > 5) { // a NaN and a tie must follow the same rules
+            x->data<float>()[3] = NAN;
+            x->data<float>()[5] = x->data<float>()[4];
+          }
+          c.arg_tensor(x);
+          c.arg_ints({pl.k, pl.k});
+          c.arg_ints({pl.s, pl.s});
+          c.arg_ints({pl.p, pl.p});
+          c.arg_ints({pl.d, pl.d});
+          c.args.emplace_back(pl.ceil);
+          std::vector<int32_t> os = pl.shape; // resized by the kernel
+          c.arg_out(c.tensor(kt::out(ScalarType::Float, os)));
+          c.arg_out(c.tensor(kt::out(ScalarType::Long, os)));
+        },
+        seed++);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, ConvOpt, ::testing::Values(1u, 3u));

@@ -14,8 +14,8 @@ class NormOpt : public oracle::ThreadCounts {};
 
 TEST_P(NormOpt, LayerNorm) {
   uint32_t seed = 1;
-  for (std::vector<int32_t> shape : {std::vector<int32_t>{1, 64}, {2, 16, 64}, {3, 5, 7}, {0, 8},
-                                     {4, 1}, {300, 129}}) {
+  for (std::vector<int32_t> shape :
+       {std::vector<int32_t>{1, 64}, {2, 16, 64}, {3, 5, 7}, {0, 8}, {4, 1}, {300, 129}}) {
     for (int norm_dims : {1, 2}) {
       for (bool affine : {false, true}) {
         if (norm_dims > static_cast<int>(shape.size())) continue;
@@ -121,7 +121,7 @@ TEST_P(NormOpt, BadArgumentsFailAlike) {
       "aten::native_layer_norm.out",
       [&](Case& c, std::mt19937& rng) {
         c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {2, 8}, rng)));
-        c.arg_ints({4});  // does not match the trailing dim
+        c.arg_ints({4}); // does not match the trailing dim
         c.args.emplace_back();
         c.args.emplace_back();
         c.args.emplace_back(1e-5);

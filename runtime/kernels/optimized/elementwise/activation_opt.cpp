@@ -1,0 +1,208 @@
+// relu, clamp, hardtanh, sigmoid, tanh, gelu, silu, exp, sqrt, rsqrt and neg
+// in fp32 over contiguous tensors; the portable kernels check the arguments
+// (prepare_*) and compute every other case.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "../../portable/unary.h"
+#include "../parallel.h"
+#include "../simd.h"
+#include "ew_kernels.h"
+
+namespace executorch {
+namespace runtime {
+namespace optimized {
+namespace {
+
+using portable::UnaryCall;
+
+// e^x in float without a libm call, so that loops over it vectorize: x =
+// n ln2 + r with |r| <= ln2/2, a degree-6 polynomial for e^r and 2^n built
+// from exponent bits in two halves (so that subnormal results come out
+// right). Within 2 ulp; overflow gives inf, NaN stays NaN.
+inline float exp_approx(float x) {
+  const float kLog2e = 1.44269504088896341f;
+  const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float kRound = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
+  float xc = x > 88.75f ? 88.75f : (x < -104.0f ? -104.0f : x);
+  xc = x == x ? xc : 0.0f;
+  const float n = (xc * kLog2e + kRound) - kRound;
+  float r = xc - n * kLn2Hi;
+  r = r - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * r * r + r + 1.0f;
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2, n2 = ni - n1;
+  const int32_t b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
+  float s1, s2;
+  std::memcpy(&s1, &b1, sizeof s1);
+  std::memcpy(&s2, &b2, sizeof s2);
+  float res = y * s1 * s2;
+  res = x > 88.7228394f ? std::numeric_limits<float>::infinity() : res;
+  return x == x ? res : x;
+}
+
+enum class Fn { Relu, Clamp, Sigmoid, Tanh, GeluErf, GeluTanh, Silu, Exp, Sqrt, Rsqrt, Neg };
+
+// y[i] = fn(x[i]); lo/hi are clamp's bounds (-inf/inf when absent, never NaN).
+ET_SIMD_CLONES void unary_run(Fn fn, const float* x, float* y, int64_t n, float lo, float hi) {
+  switch (fn) {
+    case Fn::Relu: // NaN stays NaN: NaN < 0 is false
+      for (int64_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+      break;
+    case Fn::Clamp: // NaN stays NaN: both compares are false
+      for (int64_t i = 0; i < n; ++i) {
+        const float v = x[i] < lo ? lo : x[i];
+        y[i] = v > hi ? hi : v;
+      }
+      break;
+    case Fn::Sigmoid:
+      for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + exp_approx(-x[i]));
+      break;
+    case Fn::Tanh: // libm: the e^x forms lose the relative accuracy near 0
+      for (int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+      break;
+    case Fn::GeluErf:
+      for (int64_t i = 0; i < n; ++i) {
+        y[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+      }
+      break;
+    case Fn::GeluTanh: // 0.5 x (1 + tanh(u)) == x / (1 + e^(-2u))
+      for (int64_t i = 0; i < n; ++i) {
+        const float v = x[i];
+        const float u = 0.7978845608028654f * (v + 0.044715f * v * v * v);
+        y[i] = v / (1.0f + exp_approx(-2.0f * u));
+      }
+      break;
+    case Fn::Silu:
+      for (int64_t i = 0; i < n; ++i) y[i] = x[i] / (1.0f + exp_approx(-x[i]));
+      break;
+    case Fn::Exp:
+      for (int64_t i = 0; i < n; ++i) y[i] = exp_approx(x[i]);
+      break;
+    case Fn::Sqrt:
+      for (int64_t i = 0; i < n; ++i) y[i] = std::sqrt(x[i]);
+      break;
+    case Fn::Rsqrt: // in double, as the portable kernel rounds it
+      for (int64_t i = 0; i < n; ++i) {
+        y[i] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x[i])));
+      }
+      break;
+    case Fn::Neg:
+      for (int64_t i = 0; i < n; ++i) y[i] = -x[i];
+      break;
+  }
+}
+
+// True when in and out are contiguous fp32 (prepare_* gave them one shape).
+bool contiguous_fp32(const UnaryCall& c) {
+  return c.in->scalar_type() == ScalarType::Float && c.out->scalar_type() == ScalarType::Float &&
+         portable::is_default_dim_order(*c.in) && portable::is_default_dim_order(*c.out);
+}
+
+void map_fp32(const UnaryCall& c, Fn fn, float lo = 0, float hi = 0) {
+  const float* x = c.in->const_data_ptr<float>();
+  float* y = c.out->mutable_data_ptr<float>();
+  parallel_for(c.out->numel(), kElementwiseGrain,
+               [&](int64_t b, int64_t e) { unary_run(fn, x + b, y + b, e - b, lo, hi); });
+}
+
+// prepare, then the fast loop for contiguous fp32 or the portable run.
+template <bool (*Prepare)(KernelRuntimeContext&, Args, UnaryCall*), void (*Run)(const UnaryCall&)>
+void unary(KernelRuntimeContext& ctx, Args args, Fn fn) {
+  UnaryCall c;
+  if (!Prepare(ctx, args, &c)) return;
+  if (contiguous_fp32(c)) {
+    map_fp32(c, fn);
+  } else {
+    Run(c);
+  }
+}
+
+// clamp/hardtanh: bounds read as the portable kernel reads them (rounded to
+// float); a NaN bound makes every element NaN there, so leave it to it.
+void clamp_fp32_or_portable(const UnaryCall& c) {
+  if (c.common != ScalarType::Float || !contiguous_fp32(c)) return portable::run_clamp(c);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float lo = c.has_lo ? static_cast<float>(portable::ValueReader(c.lo, c.common).d(0)) : -inf;
+  const float hi = c.has_hi ? static_cast<float>(portable::ValueReader(c.hi, c.common).d(0)) : inf;
+  if (std::isnan(lo) || std::isnan(hi)) return portable::run_clamp(c);
+  map_fp32(c, Fn::Clamp, lo, hi);
+}
+
+template <void (*Run)(const UnaryCall&)>
+void named_unary(KernelRuntimeContext& ctx, Args args, const char* name, Fn fn, bool to_float) {
+  UnaryCall c;
+  const bool ok = to_float ? portable::prepare_to_float_unary(ctx, args, name, &c)
+                           : portable::prepare_same_dtype_unary(ctx, args, name, false, &c);
+  if (!ok) return;
+  if (contiguous_fp32(c)) {
+    map_fp32(c, fn);
+  } else {
+    Run(c);
+  }
+}
+
+} // namespace
+
+void relu_out(KernelRuntimeContext& ctx, Args args) {
+  unary<portable::prepare_relu, portable::run_relu>(ctx, args, Fn::Relu);
+}
+
+void clamp_out(KernelRuntimeContext& ctx, Args args) {
+  UnaryCall c;
+  if (portable::prepare_clamp(ctx, args, &c)) clamp_fp32_or_portable(c);
+}
+
+void hardtanh_out(KernelRuntimeContext& ctx, Args args) {
+  UnaryCall c;
+  if (portable::prepare_hardtanh(ctx, args, &c)) clamp_fp32_or_portable(c);
+}
+
+void sigmoid_out(KernelRuntimeContext& ctx, Args args) {
+  unary<portable::prepare_sigmoid, portable::run_sigmoid>(ctx, args, Fn::Sigmoid);
+}
+
+void tanh_out(KernelRuntimeContext& ctx, Args args) {
+  unary<portable::prepare_tanh, portable::run_tanh>(ctx, args, Fn::Tanh);
+}
+
+void gelu_out(KernelRuntimeContext& ctx, Args args) {
+  UnaryCall c;
+  if (!portable::prepare_gelu(ctx, args, &c)) return;
+  if (contiguous_fp32(c)) {
+    map_fp32(c, c.tanh_approx ? Fn::GeluTanh : Fn::GeluErf);
+  } else {
+    portable::run_gelu(c);
+  }
+}
+
+void silu_out(KernelRuntimeContext& ctx, Args args) {
+  unary<portable::prepare_silu, portable::run_silu>(ctx, args, Fn::Silu);
+}
+
+void exp_out(KernelRuntimeContext& ctx, Args args) {
+  named_unary<portable::run_exp>(ctx, args, "aten::exp.out", Fn::Exp, true);
+}
+
+void sqrt_out(KernelRuntimeContext& ctx, Args args) {
+  named_unary<portable::run_sqrt>(ctx, args, "aten::sqrt.out", Fn::Sqrt, true);
+}
+
+void rsqrt_out(KernelRuntimeContext& ctx, Args args) {
+  named_unary<portable::run_rsqrt>(ctx, args, "aten::rsqrt.out", Fn::Rsqrt, true);
+}
+
+void neg_out(KernelRuntimeContext& ctx, Args args) {
+  named_unary<portable::run_neg>(ctx, args, "aten::neg.out", Fn::Neg, false);
+}
+
+} // namespace optimized
+} // namespace runtime
+} // namespace executorch

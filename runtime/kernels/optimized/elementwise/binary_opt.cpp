@@ -1,0 +1,194 @@
+// add, sub, mul and div in fp32: the portable kernels check the arguments
+// (prepare_binary); here every operand that reads as a "window" of out's
+// positions (same shape, scalar, suffix or inner-dim broadcast) runs through
+// flat loops, and everything else (other dtypes, promotion, strided
+// operands) through the portable computation.
+#include "../../portable/binary.h"
+#include "../parallel.h"
+#include "../simd.h"
+#include "ew_kernels.h"
+
+namespace executorch {
+namespace runtime {
+namespace optimized {
+namespace {
+
+using portable::BinaryCall;
+using portable::BinOp;
+
+// How an operand's element for out position i is found: p[(i / inner) % mid].
+// A full operand has inner 1 and mid numel; a scalar mid 1.
+struct Window {
+  const float* p;
+  int64_t inner, mid;
+};
+
+// Whether strides st over shape s address such a window (dims of size 1
+// do not count): the non-zero strides must be the contiguous strides of one
+// run of dims.
+bool find_window(const portable::Shape& s, const int64_t* st, Window* w) {
+  int64_t inner = 1, mid = 1;
+  int state = 0; // 0: trailing broadcast dims, 1: inside the window, 2: leading broadcast dims
+  for (int d = s.n - 1; d >= 0; --d) {
+    if (s.s[d] == 1) continue;
+    if (st[d] == 0) {
+      if (state == 0) inner *= s.s[d];
+      if (state == 1) state = 2;
+      continue;
+    }
+    if (state == 2 || st[d] != mid) return false;
+    state = 1;
+    mid *= s.s[d];
+  }
+  w->inner = inner;
+  w->mid = mid;
+  return true;
+}
+
+enum class Kind { Add, Sub, AddScaled, Mul, Div };
+
+// o[i] = x (kind) y for n elements; an operand flagged scalar is read at [0].
+// AddScaled is x + alpha * y in double, as the portable kernel rounds it.
+#define ET_BIN_LOOPS(EXPR)                    \
+  if (!a_s && !b_s) {                         \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float x = a[i], y = b[i];         \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else if (!b_s) {                          \
+    const float x = *a;                       \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float y = b[i];                   \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else if (!a_s) {                          \
+    const float y = *b;                       \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float x = a[i];                   \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else {                                    \
+    const float x = *a, y = *b;               \
+    const float v = EXPR;                     \
+    for (int64_t i = 0; i < n; ++i) o[i] = v; \
+  }
+
+ET_SIMD_CLONES void binary_run(Kind kind, const float* a, bool a_s, const float* b, bool b_s,
+                               double alpha, float* o, int64_t n) {
+  switch (kind) {
+    case Kind::Add:
+      ET_BIN_LOOPS(x + y)
+      break;
+    case Kind::Sub:
+      ET_BIN_LOOPS(x - y)
+      break;
+    case Kind::AddScaled:
+      ET_BIN_LOOPS(static_cast<float>(static_cast<double>(x) + alpha * static_cast<double>(y)))
+      break;
+    case Kind::Mul:
+      ET_BIN_LOOPS(x * y)
+      break;
+    case Kind::Div:
+      ET_BIN_LOOPS(x / y)
+      break;
+  }
+}
+#undef ET_BIN_LOOPS
+
+// The longest run from out position i (at most n) over which w is either
+// contiguous (*scalar false) or one value (*scalar true); *p is its start.
+int64_t run_of(const Window& w, int64_t i, int64_t n, const float** p, bool* scalar) {
+  if (w.mid == 1) {
+    *p = w.p;
+    *scalar = true;
+    return n;
+  }
+  if (w.inner > 1) {
+    *p = w.p + (i / w.inner) % w.mid;
+    *scalar = true;
+    return std::min(n, w.inner - i % w.inner);
+  }
+  *p = w.p + i % w.mid;
+  *scalar = false;
+  return std::min(n, w.mid - i % w.mid);
+}
+
+void binary_range(Kind kind, const Window& wa, const Window& wb, double alpha, float* out,
+                  int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end;) {
+    const float *pa, *pb;
+    bool sa, sb;
+    int64_t len = run_of(wa, i, end - i, &pa, &sa);
+    len = run_of(wb, i, len, &pb, &sb);
+    binary_run(kind, pa, sa, pb, sb, alpha, out + i, len);
+    i += len;
+  }
+}
+
+Kind kind_of(const BinaryCall& c, double* alpha) {
+  *alpha = c.alpha.d;
+  switch (c.op) {
+    case BinOp::Add:
+      return *alpha == 1.0 ? Kind::Add : Kind::AddScaled;
+    case BinOp::Sub:
+      *alpha = -*alpha; // x - a * y == x + (-a) * y exactly
+      return *alpha == -1.0 ? Kind::Sub : Kind::AddScaled;
+    case BinOp::Mul:
+      return Kind::Mul;
+    case BinOp::Div:
+      break;
+  }
+  return Kind::Div;
+}
+
+// True when computed here.
+bool binary_fp32(const BinaryCall& c, float* scalar_b) {
+  if (c.common != ScalarType::Float || c.a->scalar_type() != ScalarType::Float ||
+      c.out->scalar_type() != ScalarType::Float ||
+      (c.b.t != nullptr && c.b.t->scalar_type() != ScalarType::Float)) {
+    return false;
+  }
+  const portable::Shape& s = c.plan.shape;
+  const int64_t n = s.numel();
+  Window wa, wb, wo;
+  if (!find_window(s, c.plan.strides[0], &wa) || !find_window(s, c.plan.strides[1], &wb) ||
+      !find_window(s, c.plan.strides[2], &wo) || (n > 1 && (wo.inner != 1 || wo.mid != n))) {
+    return false;
+  }
+  wa.p = c.a->const_data_ptr<float>();
+  if (c.b.t != nullptr) {
+    wb.p = c.b.t->const_data_ptr<float>();
+  } else {
+    // The scalar as the portable kernel reads it: rounded to float.
+    *scalar_b = static_cast<float>(portable::ValueReader(c.b.s, ScalarType::Float).d(0));
+    wb.p = scalar_b;
+  }
+  double alpha;
+  const Kind kind = kind_of(c, &alpha);
+  float* out = c.out->mutable_data_ptr<float>();
+  parallel_for(n, kElementwiseGrain,
+               [&](int64_t b, int64_t e) { binary_range(kind, wa, wb, alpha, out, b, e); });
+  return true;
+}
+
+void binary(KernelRuntimeContext& ctx, Args args, BinOp op, bool scalar_other) {
+  BinaryCall c;
+  if (!portable::prepare_binary(ctx, args, op, scalar_other, &c)) return;
+  float scalar_b = 0;
+  if (!binary_fp32(c, &scalar_b)) portable::run_binary(c);
+}
+
+} // namespace
+
+void add_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Add, false); }
+void add_scalar_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Add, true); }
+void sub_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Sub, false); }
+void sub_scalar_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Sub, true); }
+void mul_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Mul, false); }
+void mul_scalar_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Mul, true); }
+void div_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Div, false); }
+void div_scalar_out(KernelRuntimeContext& ctx, Args args) { binary(ctx, args, BinOp::Div, true); }
+
+} // namespace optimized
+} // namespace runtime
+} // namespace executorch
