@@ -10,7 +10,8 @@ namespace runtime {
 namespace optimized {
 
 Span<const Kernel> elementwise_kernels(); // elementwise/*.cpp: binary ops, activations
-Span<const Kernel> layout_kernels();      // layout_opt.cpp: copies, permutes, norms, pooling
+Span<const Kernel> mask_kernels();        // elementwise/mask_opt.cpp: where, comparisons, pow
+Span<const Kernel> reduce_kernels();      // reduce/*.cpp: reductions, pooling, resampling
 
 } // namespace optimized
 } // namespace runtime

@@ -32,7 +32,8 @@ Span<const Kernel> own_kernels() {
 Span<const Kernel> optimized_kernels() {
   static const std::vector<Kernel> all = [] {
     std::vector<Kernel> v;
-    for (Span<const Kernel> t : {own_kernels(), elementwise_kernels(), mask_kernels(), reduce_kernels()}) {
+    for (Span<const Kernel> t :
+         {own_kernels(), elementwise_kernels(), mask_kernels(), reduce_kernels()}) {
       v.insert(v.end(), t.begin(), t.end());
     }
     return v;
