@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "elementwise_util.h"
+#include "mask.h"
 #include "op_tables.h"
 
 namespace executorch {
@@ -23,32 +23,44 @@ struct ArithFns {
   bool (*fi)(int64_t, int64_t, int64_t*);
 };
 
-// Computes out = f(self, other) in `common` (swapped: f(other, self)).
-void run_arith(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
-               const BinaryOperand& other, Tensor& out, ScalarType common, const ArithFns& fns,
-               bool swapped = false) {
-  if (!require_can_cast(ctx, common, out.scalar_type(), name)) return;
+// out = f(self, other) in `common` (swapped: f(other, self)) over a plan
+// of out; false when an integer op divided by zero.
+bool arith_loop(const ElemPlan<3>& p, const Tensor& self, const BinaryOperand& other, Tensor& out,
+                ScalarType common, const ArithFns& fns, bool swapped) {
   const ValueReader a(self, common);
   const ValueReader b = operand_reader(other, common);
   const ScalarType ot = out.scalar_type();
   void* op = out.mutable_data_ptr();
   if (isFloatingType(common)) {
-    for_each_binary(ctx, name, self, other, out, [&](int64_t x, int64_t y, int64_t o) {
-      const double u = a.d(x), v = b.d(y);
+    for_each_broadcast<3>(p.shape, p.strides, [&](size_t, const int64_t* o) {
+      const double u = a.d(o[0]), v = b.d(o[1]);
       const double r = swapped ? fns.fd(v, u, common) : fns.fd(u, v, common);
-      store_d(ot, op, static_cast<size_t>(o), round_to(common, r));
+      store_d(ot, op, static_cast<size_t>(o[2]), round_to(common, r));
     });
-    return;
+    return true;
   }
   bool div_by_zero = false;
-  auto int_op = [&](int64_t x, int64_t y, int64_t o) {
-    const int64_t u = a.i(x), v = b.i(y);
+  for_each_broadcast<3>(p.shape, p.strides, [&](size_t, const int64_t* o) {
+    const int64_t u = a.i(o[0]), v = b.i(o[1]);
     int64_t r = 0;
     if (!(swapped ? fns.fi(v, u, &r) : fns.fi(u, v, &r))) div_by_zero = true;
-    store_i(ot, op, static_cast<size_t>(o), wrap_to(common, r));
-  };
-  const bool planned = for_each_binary(ctx, name, self, other, out, int_op);
-  if (planned && div_by_zero) PK_FAIL(ctx, name, "integer division by zero");
+    store_i(ot, op, static_cast<size_t>(o[2]), wrap_to(common, r));
+  });
+  return !div_by_zero;
+}
+
+// Computes out = f(self, other) in `common` (swapped: f(other, self)).
+void run_arith(KernelRuntimeContext& ctx, const char* name, const Tensor& self,
+               const BinaryOperand& other, Tensor& out, ScalarType common, const ArithFns& fns,
+               bool swapped = false) {
+  ElemPlan<3> p;
+  if (!require_can_cast(ctx, common, out.scalar_type(), name) ||
+      !plan_with_operand(ctx, name, self, other, out, &p)) {
+    return;
+  }
+  if (!arith_loop(p, self, other, out, common, fns, swapped)) {
+    PK_FAIL(ctx, name, "integer division by zero");
+  }
 }
 
 // Integer power by squaring (wrapping); negative exponents give 1/base
@@ -250,7 +262,10 @@ void rsub_scalar_out(KernelRuntimeContext& ctx, Args args) {
     arith_op(ctx, args, "aten::" opname, true, fns, allow_bool); \
   }
 PK_ARITH(pow_tensor_tensor_out, "pow.Tensor_Tensor_out", kPow, false)
-PK_ARITH_SCALAR(pow_tensor_scalar_out, "pow.Tensor_Scalar_out", kPow, false)
+void pow_tensor_scalar_out(KernelRuntimeContext& ctx, Args args) {
+  PowScalarCall call;
+  if (prepare_pow_tensor_scalar(ctx, args, &call)) run_pow_tensor_scalar(call);
+}
 PK_ARITH(remainder_tensor_out, "remainder.Tensor_out", kRemainder, false)
 PK_ARITH_SCALAR(remainder_scalar_out, "remainder.Scalar_out", kRemainder, false)
 PK_ARITH(fmod_tensor_out, "fmod.Tensor_out", kFmod, false)
@@ -286,6 +301,26 @@ const Kernel kBinaryMathKernels[] = {
 };
 
 } // namespace
+
+// pow.Tensor_Scalar_out(self, Scalar exponent, *, out) -> out
+bool prepare_pow_tensor_scalar(KernelRuntimeContext& ctx, Args args, PowScalarCall* call) {
+  const char* name = "aten::pow.Tensor_Scalar_out";
+  Tensor *self, *out;
+  if (!get_binary_args(ctx, args, name, true, &self, &call->exponent, &out)) return false;
+  call->self = self;
+  call->out = out;
+  call->common = binary_result_type(*self, call->exponent);
+  if (call->common == ScalarType::Bool) {
+    PK_FAIL(ctx, name, "bool operands are not supported");
+    return false;
+  }
+  return require_can_cast(ctx, call->common, out->scalar_type(), name) &&
+         plan_with_operand(ctx, name, *self, call->exponent, *out, &call->plan);
+}
+
+void run_pow_tensor_scalar(const PowScalarCall& c) {
+  arith_loop(c.plan, *c.self, c.exponent, *c.out, c.common, kPow, false); // ipow never fails
+}
 
 Span<const Kernel> binary_math_kernels() {
   return Span<const Kernel>(kBinaryMathKernels,

@@ -1,5 +1,7 @@
 #include "kernel_util.h"
 
+#include <algorithm>
+
 namespace executorch {
 namespace runtime {
 namespace portable {
@@ -324,6 +326,13 @@ CopyDims coalesce(const Shape& sizes, const int64_t* src_strides, const int64_t*
 // aliasing and alignment assumptions; it compiles to plain moves).
 template <typename W>
 void copy_run_typed(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n) {
+  if (ss == 0 && ds == 1) { // a broadcast (expand): one value repeated
+    W w;
+    std::memcpy(&w, src, sizeof(W));
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(dst + i * static_cast<int64_t>(sizeof(W)), &w, sizeof(W));
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) {
     W w;
     std::memcpy(&w, src + i * ss * static_cast<int64_t>(sizeof(W)), sizeof(W));
@@ -353,17 +362,17 @@ void copy_run(const char* src, int64_t ss, char* dst, int64_t ds, int64_t n, siz
   }
 }
 
-// The same-dtype copy: the innermost dim as runs, the outer ones by counter.
-void copy_same_dtype(const char* src, char* dst, const CopyDims& c, size_t es) {
-  const int inner = c.n - 1;
-  int64_t outer_total = 1;
-  for (int d = 0; d < inner; ++d) outer_total *= c.size[d];
+// Calls f(source offset, destination offset) for every index of c's dims
+// (none: once, at 0), in row-major order.
+template <typename F>
+void for_each_outer(const CopyDims& c, F f) {
+  int64_t total = 1;
+  for (int d = 0; d < c.n; ++d) total *= c.size[d];
   int64_t counter[kMaxDim] = {};
   int64_t so = 0, dof = 0;
-  const int64_t e = static_cast<int64_t>(es);
-  for (int64_t r = 0; r < outer_total; ++r) {
-    copy_run(src + so * e, c.src[inner], dst + dof * e, c.dst[inner], c.size[inner], es);
-    for (int d = inner - 1; d >= 0; --d) {
+  for (int64_t r = 0; r < total; ++r) {
+    f(so, dof);
+    for (int d = c.n - 1; d >= 0; --d) {
       if (++counter[d] < c.size[d]) {
         so += c.src[d];
         dof += c.dst[d];
@@ -374,6 +383,47 @@ void copy_same_dtype(const char* src, char* dst, const CopyDims& c, size_t es) {
       counter[d] = 0;
     }
   }
+}
+
+// A transpose (the source steps by 1 along the destination's rows and by
+// sstep along its columns), in square tiles so both sides stay in cache.
+template <typename W>
+void transpose_tiles(const char* src, int64_t sstep, char* dst, int64_t dstep, int64_t rows,
+                     int64_t cols) {
+  constexpr int64_t kTile = 16, w = static_cast<int64_t>(sizeof(W));
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    for (int64_t q0 = 0; q0 < cols; q0 += kTile) {
+      const int64_t r1 = std::min(rows, r0 + kTile), q1 = std::min(cols, q0 + kTile);
+      for (int64_t r = r0; r < r1; ++r) {
+        for (int64_t q = q0; q < q1; ++q) {
+          std::memcpy(dst + (r * dstep + q) * w, src + (r + q * sstep) * w, sizeof(W));
+        }
+      }
+    }
+  }
+}
+
+// The same-dtype copy: the innermost dim as runs, the outer ones by counter.
+void copy_same_dtype(const char* src, char* dst, const CopyDims& c, size_t es) {
+  if (c.n >= 2 && es == 4 && c.dst[c.n - 1] == 1 && c.src[c.n - 1] != 1 && c.src[c.n - 2] == 1) {
+    // The two innermost dims are a transpose of 4-byte elements (weights
+    // transposed for linear layers, K^T in attention): tile them.
+    CopyDims outer = c;
+    outer.n = c.n - 2;
+    const int64_t rows = c.size[c.n - 2], cols = c.size[c.n - 1];
+    for_each_outer(outer, [&](int64_t so, int64_t dof) {
+      transpose_tiles<uint32_t>(src + so * 4, c.src[c.n - 1], dst + dof * 4, c.dst[c.n - 2], rows,
+                                cols);
+    });
+    return;
+  }
+  const int inner = c.n - 1;
+  CopyDims outer = c;
+  outer.n = inner;
+  const int64_t e = static_cast<int64_t>(es);
+  for_each_outer(outer, [&](int64_t so, int64_t dof) {
+    copy_run(src + so * e, c.src[inner], dst + dof * e, c.dst[inner], c.size[inner], es);
+  });
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // Logical ops: logical_not, logical_and, logical_or, logical_xor. Inputs of
 // any dtype are read as truth values (non-zero, NaN included, is true); the
 // result (0 or 1) is written to an out of any dtype.
-#include "elementwise_util.h"
+#include "mask.h"
 #include "op_tables.h"
 
 namespace executorch {
@@ -14,20 +14,9 @@ bool truth(ScalarType t, const void* p, int64_t off) {
   return load_i(t, p, static_cast<size_t>(off)) != 0;
 }
 
-// logical_not.out(self, *, out) -> out
 void logical_not_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::logical_not.out";
-  if (!check_nargs(ctx, args, 3, name)) return;
-  Tensor* self = get_tensor(ctx, args, 0, name);
-  if (self == nullptr) return;
-  Tensor* out = get_tensor(ctx, args, 1, name);
-  if (out == nullptr) return;
-  const ScalarType it = self->scalar_type(), ot = out->scalar_type();
-  const void* ip = self->const_data_ptr();
-  void* op = out->mutable_data_ptr();
-  for_each_unary(ctx, name, *self, *out, [&](int64_t x, int64_t o) {
-    store_i(ot, op, static_cast<size_t>(o), truth(it, ip, x) ? 0 : 1);
-  });
+  LogicalNotCall call;
+  if (prepare_logical_not(ctx, args, &call)) run_logical_not(call);
 }
 
 enum class Logic { And, Or, Xor };
@@ -66,6 +55,27 @@ const Kernel kLogicalKernels[] = {
 };
 
 } // namespace
+
+// logical_not.out(self, *, out) -> out
+bool prepare_logical_not(KernelRuntimeContext& ctx, Args args, LogicalNotCall* call) {
+  const char* name = "aten::logical_not.out";
+  if (!check_nargs(ctx, args, 3, name)) return false;
+  call->self = get_tensor(ctx, args, 0, name);
+  if (call->self == nullptr) return false;
+  call->out = get_tensor(ctx, args, 1, name);
+  if (call->out == nullptr) return false;
+  const Tensor* ins[1] = {call->self};
+  return plan_elementwise(ctx, name, ins, *call->out, &call->plan);
+}
+
+void run_logical_not(const LogicalNotCall& c) {
+  const ScalarType it = c.self->scalar_type(), ot = c.out->scalar_type();
+  const void* ip = c.self->const_data_ptr();
+  void* op = c.out->mutable_data_ptr();
+  for_each_broadcast<2>(c.plan.shape, c.plan.strides, [&](size_t, const int64_t* o) {
+    store_i(ot, op, static_cast<size_t>(o[1]), truth(it, ip, o[0]) ? 0 : 1);
+  });
+}
 
 Span<const Kernel> logical_kernels() {
   return Span<const Kernel>(kLogicalKernels, sizeof(kLogicalKernels) / sizeof(kLogicalKernels[0]));

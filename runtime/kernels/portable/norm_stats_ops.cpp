@@ -6,6 +6,7 @@
 
 #include "kernels.h"
 #include "op_tables.h"
+#include "reduce.h"
 #include "view_util.h"
 
 namespace executorch {
@@ -128,9 +129,11 @@ Tensor* stats_out(KernelRuntimeContext& ctx, Args args, size_t i, const Tensor& 
   return t;
 }
 
+} // namespace
+
 // native_group_norm.out(input, weight?, bias?, N, C, HxW, group, eps, *,
 //                       out0, out1, out2) -> (out0, out1, out2)
-void native_group_norm_out(KernelRuntimeContext& ctx, Args args) {
+bool prepare_group_norm(KernelRuntimeContext& ctx, Args args, GroupNormCall* call) {
   const char* name = "aten::native_group_norm.out";
   NormIo io;
   int64_t N, C, HxW, group;
@@ -139,7 +142,7 @@ void native_group_norm_out(KernelRuntimeContext& ctx, Args args) {
       !get_int(ctx, args, 3, name, &N) || !get_int(ctx, args, 4, name, &C) ||
       !get_int(ctx, args, 5, name, &HxW) || !get_int(ctx, args, 6, name, &group) ||
       !get_double(ctx, args, 7, name, &eps)) {
-    return;
+    return false;
   }
   const Tensor& in = *io.in;
   int64_t plane_numel = 1;
@@ -148,7 +151,7 @@ void native_group_norm_out(KernelRuntimeContext& ctx, Args args) {
     PK_FAIL(ctx, name, "N %lld, C %lld, HxW %lld, group %lld do not fit the input",
             static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(HxW),
             static_cast<long long>(group));
-    return;
+    return false;
   }
   Shape ss;
   ss.n = 2;
@@ -156,20 +159,41 @@ void native_group_norm_out(KernelRuntimeContext& ctx, Args args) {
   ss.s[1] = static_cast<SizesType>(group);
   Tensor* mean_out = stats_out(ctx, args, 9, in, ss, name);
   Tensor* rstd_out = mean_out == nullptr ? nullptr : stats_out(ctx, args, 10, in, ss, name);
-  if (rstd_out == nullptr) return;
-  const int64_t per = C / group;
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t g = 0; g < group; ++g) {
+  if (rstd_out == nullptr) return false;
+  *call =
+      GroupNormCall{io.in, io.weight, io.bias, io.out, mean_out, rstd_out, N, C, HxW, group, eps};
+  return true;
+}
+
+void group_norm_compute(const GroupNormCall& c) {
+  NormIo io;
+  io.in = const_cast<Tensor*>(c.in);
+  io.weight = const_cast<Tensor*>(c.w);
+  io.bias = const_cast<Tensor*>(c.b);
+  io.out = c.out;
+  tensor_strides(*c.in, io.istr);
+  tensor_strides(*c.out, io.ostr);
+  const ScalarType t = c.in->scalar_type();
+  const int64_t per = c.C / c.group;
+  for (int64_t n = 0; n < c.N; ++n) {
+    for (int64_t g = 0; g < c.group; ++g) {
       double mean, var;
       int64_t count;
       plane_stats(io, n, n + 1, g * per, (g + 1) * per, &mean, &var, &count);
-      const double rstd = 1.0 / std::sqrt(var + eps);
-      for (int64_t c = g * per; c < (g + 1) * per; ++c) normalize_plane(io, n, c, mean, rstd);
-      const size_t k = static_cast<size_t>(n * group + g);
-      store_d(in.scalar_type(), mean_out->mutable_data_ptr(), k, mean);
-      store_d(in.scalar_type(), rstd_out->mutable_data_ptr(), k, rstd);
+      const double rstd = 1.0 / std::sqrt(var + c.eps);
+      for (int64_t ch = g * per; ch < (g + 1) * per; ++ch) normalize_plane(io, n, ch, mean, rstd);
+      const size_t k = static_cast<size_t>(n * c.group + g);
+      store_d(t, c.mean_out->mutable_data_ptr(), k, mean);
+      store_d(t, c.rstd_out->mutable_data_ptr(), k, rstd);
     }
   }
+}
+
+namespace {
+
+void native_group_norm_out(KernelRuntimeContext& ctx, Args args) {
+  GroupNormCall c;
+  if (prepare_group_norm(ctx, args, &c)) group_norm_compute(c);
 }
 
 // Batch statistics per channel: normalizes, saves mean and 1/std, and

@@ -1,6 +1,7 @@
 // Reductions: _softmax, _log_softmax, mean.dim, sum.IntList, amax, argmax.
 #include <cmath>
 
+#include "reduce.h"
 #include "softmax.h"
 
 #include "kernels.h"
@@ -227,34 +228,80 @@ void sum_integral(const Tensor& in, Tensor& out, const Reduce& r) {
   });
 }
 
+// The (outer, count, inner) split when the reduced dims are consecutive.
+void find_run(const Tensor& in, SumMeanCall* c) {
+  int64_t first = -1, last = -1;
+  for (int64_t d = 0; d < in.dim(); ++d) {
+    if (!c->mask[d]) continue;
+    if (first < 0) first = d;
+    last = d;
+  }
+  c->run = true;
+  c->outer = 1;
+  c->count = 1;
+  c->inner = 1;
+  for (int64_t d = 0; d < in.dim(); ++d) {
+    const int64_t v = in.sizes()[d];
+    if (first >= 0 && d >= first && d <= last) {
+      if (!c->mask[d]) c->run = false;
+      c->count *= v;
+    } else if (first >= 0 && d > last) {
+      c->inner *= v;
+    } else {
+      c->outer *= v;
+    }
+  }
+}
+
+} // namespace
+
 // sum/mean: self, dim?, keepdim, dtype?, out
-void sum_mean(KernelRuntimeContext& ctx, Args args, const char* name, bool mean) {
-  if (!check_nargs(ctx, args, 6, name)) return;
+bool prepare_sum_mean(KernelRuntimeContext& ctx, Args args, bool mean, SumMeanCall* call) {
+  const char* name = mean ? "aten::mean.out" : "aten::sum.IntList_out";
+  if (!check_nargs(ctx, args, 6, name)) return false;
   Tensor* in = get_tensor(ctx, args, 0, name);
-  if (in == nullptr) return;
+  if (in == nullptr) return false;
   IntList dims;
   bool has_dims = false, keepdim = false;
   if (!get_opt_int_list(ctx, args, 1, name, &dims, &has_dims) ||
       !get_bool(ctx, args, 2, name, &keepdim)) {
-    return;
+    return false;
   }
   int64_t dtype = 0;
   bool has_dtype = false;
-  if (!get_opt_int(ctx, args, 3, name, &dtype, &has_dtype)) return;
+  if (!get_opt_int(ctx, args, 3, name, &dtype, &has_dtype)) return false;
   Tensor* out = get_tensor(ctx, args, 4, name);
-  if (out == nullptr) return;
+  if (out == nullptr) return false;
   Reduce r;
   if (!check_sum_dtypes(ctx, *in, *out, has_dtype, dtype, mean, name) ||
       !require_contiguous(ctx, *in, name) || !require_contiguous(ctx, *out, name) ||
       !plan_reduce(ctx, *in, dims, has_dims, keepdim, name, &r) ||
       !resize_out(ctx, *out, r.out, name)) {
-    return;
+    return false;
   }
-  if (isFloatingType(out->scalar_type()) || isFloatingType(in->scalar_type())) {
-    sum_floating(*in, *out, r, mean);
+  call->in = in;
+  call->out = out;
+  call->mean = mean;
+  for (int d = 0; d < kMaxDim; ++d) call->mask[d] = r.mask[d];
+  find_run(*in, call);
+  return true;
+}
+
+void sum_mean_compute(const SumMeanCall& c) {
+  Reduce r;
+  for (int d = 0; d < kMaxDim; ++d) r.mask[d] = c.mask[d];
+  if (isFloatingType(c.out->scalar_type()) || isFloatingType(c.in->scalar_type())) {
+    sum_floating(*c.in, *c.out, r, c.mean);
   } else {
-    sum_integral(*in, *out, r);
+    sum_integral(*c.in, *c.out, r);
   }
+}
+
+namespace {
+
+void sum_mean(KernelRuntimeContext& ctx, Args args, bool mean) {
+  SumMeanCall c;
+  if (prepare_sum_mean(ctx, args, mean, &c)) sum_mean_compute(c);
 }
 
 } // namespace
@@ -267,12 +314,8 @@ void log_softmax_out(KernelRuntimeContext& ctx, Args args) {
   SoftmaxCall c;
   if (prepare_softmax(ctx, args, true, &c)) softmax_rows(c);
 }
-void mean_dim_out(KernelRuntimeContext& ctx, Args args) {
-  sum_mean(ctx, args, "aten::mean.out", true);
-}
-void sum_intlist_out(KernelRuntimeContext& ctx, Args args) {
-  sum_mean(ctx, args, "aten::sum.IntList_out", false);
-}
+void mean_dim_out(KernelRuntimeContext& ctx, Args args) { sum_mean(ctx, args, true); }
+void sum_intlist_out(KernelRuntimeContext& ctx, Args args) { sum_mean(ctx, args, false); }
 
 // amax.out(self, dim=[], keepdim=False, *, out) -> out
 void amax_out(KernelRuntimeContext& ctx, Args args) {

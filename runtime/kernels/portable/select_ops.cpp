@@ -3,7 +3,7 @@
 // operands broadcast; any dim order.
 #include <cstring>
 
-#include "elementwise_util.h"
+#include "mask.h"
 #include "op_tables.h"
 
 namespace executorch {
@@ -19,35 +19,9 @@ bool require_bool_condition(KernelRuntimeContext& ctx, const Tensor& c, const ch
   return true;
 }
 
-// where.self_out(condition, self, other, *, out) -> out
 void where_self_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::where.self_out";
-  if (!check_nargs(ctx, args, 5, name)) return;
-  Tensor* c = get_tensor(ctx, args, 0, name);
-  Tensor* a = c != nullptr ? get_tensor(ctx, args, 1, name) : nullptr;
-  Tensor* b = a != nullptr ? get_tensor(ctx, args, 2, name) : nullptr;
-  Tensor* out = b != nullptr ? get_tensor(ctx, args, 3, name) : nullptr;
-  if (out == nullptr || !require_bool_condition(ctx, *c, name)) return;
-  const ScalarType common = promoteTypes(a->scalar_type(), b->scalar_type());
-  if (!require_can_cast(ctx, common, out->scalar_type(), name)) return;
-  ElemPlan<4> p;
-  const Tensor* ins[3] = {c, a, b};
-  if (!plan_elementwise(ctx, name, ins, *out, &p)) return;
-  const ScalarType ct = c->scalar_type(), ot = out->scalar_type();
-  const void* cp = c->const_data_ptr();
-  const ValueReader ra(*a, common), rb(*b, common);
-  void* op = out->mutable_data_ptr();
-  const bool fp = isFloatingType(common);
-  for_each_broadcast<4>(p.shape, p.strides, [&](size_t, const int64_t* o) {
-    const bool cond = load_i(ct, cp, static_cast<size_t>(o[0])) != 0;
-    const ValueReader& r = cond ? ra : rb;
-    const int64_t at = cond ? o[1] : o[2];
-    if (fp) {
-      store_d(ot, op, static_cast<size_t>(o[3]), r.d(at));
-    } else {
-      store_i(ot, op, static_cast<size_t>(o[3]), r.i(at));
-    }
-  });
+  WhereCall call;
+  if (prepare_where(ctx, args, &call)) run_where(call);
 }
 
 // masked_fill.Scalar_out(self, mask, Scalar value, *, out) -> out
@@ -90,6 +64,40 @@ const Kernel kSelectKernels[] = {
 };
 
 } // namespace
+
+// where.self_out(condition, self, other, *, out) -> out
+bool prepare_where(KernelRuntimeContext& ctx, Args args, WhereCall* call) {
+  const char* name = "aten::where.self_out";
+  if (!check_nargs(ctx, args, 5, name)) return false;
+  Tensor* c = get_tensor(ctx, args, 0, name);
+  Tensor* a = c != nullptr ? get_tensor(ctx, args, 1, name) : nullptr;
+  Tensor* b = a != nullptr ? get_tensor(ctx, args, 2, name) : nullptr;
+  Tensor* out = b != nullptr ? get_tensor(ctx, args, 3, name) : nullptr;
+  if (out == nullptr || !require_bool_condition(ctx, *c, name)) return false;
+  const ScalarType common = promoteTypes(a->scalar_type(), b->scalar_type());
+  if (!require_can_cast(ctx, common, out->scalar_type(), name)) return false;
+  *call = WhereCall{c, a, b, out, common, {}};
+  const Tensor* ins[3] = {c, a, b};
+  return plan_elementwise(ctx, name, ins, *out, &call->plan);
+}
+
+void run_where(const WhereCall& w) {
+  const ScalarType ct = w.cond->scalar_type(), ot = w.out->scalar_type();
+  const void* cp = w.cond->const_data_ptr();
+  const ValueReader ra(*w.a, w.common), rb(*w.b, w.common);
+  void* op = w.out->mutable_data_ptr();
+  const bool fp = isFloatingType(w.common);
+  for_each_broadcast<4>(w.plan.shape, w.plan.strides, [&](size_t, const int64_t* o) {
+    const bool cond = load_i(ct, cp, static_cast<size_t>(o[0])) != 0;
+    const ValueReader& r = cond ? ra : rb;
+    const int64_t at = cond ? o[1] : o[2];
+    if (fp) {
+      store_d(ot, op, static_cast<size_t>(o[3]), r.d(at));
+    } else {
+      store_i(ot, op, static_cast<size_t>(o[3]), r.i(at));
+    }
+  });
+}
 
 Span<const Kernel> select_kernels() {
   return Span<const Kernel>(kSelectKernels, sizeof(kSelectKernels) / sizeof(kSelectKernels[0]));

@@ -58,9 +58,9 @@ TEST(BuiltinKernels, OriginFollowsTheRegistry) {
   EXPECT_EQ(kernel_origin("aten::mm.out"), want);
   auto served = get_op_function_from_registry("aten::mm.out", {});
   ASSERT_TRUE(served.ok());
-  EXPECT_EQ(served.get(), get_builtin_kernel("aten::mm.out", optimized_served()
-                                                                 ? BuiltinKernelSet::Optimized
-                                                                 : BuiltinKernelSet::Portable));
+  EXPECT_EQ(served.get(),
+            get_builtin_kernel("aten::mm.out", optimized_served() ? BuiltinKernelSet::Optimized
+                                                                  : BuiltinKernelSet::Portable));
   // An operator without an optimized kernel is always the portable one.
   ASSERT_EQ(get_builtin_kernel("aten::cumsum.out", BuiltinKernelSet::Optimized), nullptr);
   EXPECT_STREQ(kernel_origin("aten::cumsum.out"), "portable");

@@ -7,6 +7,7 @@
 #include "../parallel.h"
 #include "../simd.h"
 #include "ew_kernels.h"
+#include "window.h"
 
 namespace executorch {
 namespace runtime {
@@ -15,35 +16,6 @@ namespace {
 
 using portable::BinaryCall;
 using portable::BinOp;
-
-// How an operand's element for out position i is found: p[(i / inner) % mid].
-// A full operand has inner 1 and mid numel; a scalar mid 1.
-struct Window {
-  const float* p;
-  int64_t inner, mid;
-};
-
-// Whether strides st over shape s address such a window (dims of size 1
-// do not count): the non-zero strides must be the contiguous strides of one
-// run of dims.
-bool find_window(const portable::Shape& s, const int64_t* st, Window* w) {
-  int64_t inner = 1, mid = 1;
-  int state = 0; // 0: trailing broadcast dims, 1: inside the window, 2: leading broadcast dims
-  for (int d = s.n - 1; d >= 0; --d) {
-    if (s.s[d] == 1) continue;
-    if (st[d] == 0) {
-      if (state == 0) inner *= s.s[d];
-      if (state == 1) state = 2;
-      continue;
-    }
-    if (state == 2 || st[d] != mid) return false;
-    state = 1;
-    mid *= s.s[d];
-  }
-  w->inner = inner;
-  w->mid = mid;
-  return true;
-}
 
 enum class Kind { Add, Sub, AddScaled, Mul, Div };
 
@@ -95,26 +67,8 @@ ET_SIMD_CLONES void binary_run(Kind kind, const float* a, bool a_s, const float*
 }
 #undef ET_BIN_LOOPS
 
-// The longest run from out position i (at most n) over which w is either
-// contiguous (*scalar false) or one value (*scalar true); *p is its start.
-int64_t run_of(const Window& w, int64_t i, int64_t n, const float** p, bool* scalar) {
-  if (w.mid == 1) {
-    *p = w.p;
-    *scalar = true;
-    return n;
-  }
-  if (w.inner > 1) {
-    *p = w.p + (i / w.inner) % w.mid;
-    *scalar = true;
-    return std::min(n, w.inner - i % w.inner);
-  }
-  *p = w.p + i % w.mid;
-  *scalar = false;
-  return std::min(n, w.mid - i % w.mid);
-}
-
-void binary_range(Kind kind, const Window& wa, const Window& wb, double alpha, float* out,
-                  int64_t begin, int64_t end) {
+void binary_range(Kind kind, const Window<float>& wa, const Window<float>& wb, double alpha,
+                  float* out, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end;) {
     const float *pa, *pb;
     bool sa, sb;
@@ -150,7 +104,7 @@ bool binary_fp32(const BinaryCall& c, float* scalar_b) {
   }
   const portable::Shape& s = c.plan.shape;
   const int64_t n = s.numel();
-  Window wa, wb, wo;
+  Window<float> wa, wb, wo;
   if (!find_window(s, c.plan.strides[0], &wa) || !find_window(s, c.plan.strides[1], &wb) ||
       !find_window(s, c.plan.strides[2], &wo) || (n > 1 && (wo.inner != 1 || wo.mid != n))) {
     return false;
