@@ -12,6 +12,7 @@ namespace runtime {
 namespace optimized {
 namespace {
 
+using ::executorch::aten::TensorImpl;
 using portable::GemmCall;
 
 // c = beta * bias (broadcast), so that the BLAS call adds the product to it.
@@ -57,8 +58,57 @@ bool gemm_fp32(const GemmCall& g) {
   return ok;
 }
 
+// Half and BFloat16 widened to float (exactly), multiplied by the fp32 path
+// and rounded back once, as the portable kernel rounds its double result
+// once. The float copies live in per-thread scratch that grows to the
+// largest product seen (the operands' sizes, in float).
+template <typename T>
+void widen(const void* src, int64_t n, std::vector<float>& dst) {
+  dst.resize(static_cast<size_t>(n));
+  const T* s = static_cast<const T*>(src);
+  for (int64_t i = 0; i < n; ++i) dst[static_cast<size_t>(i)] = static_cast<float>(s[i]);
+}
+
+template <typename T>
+bool gemm_reduced(const GemmCall& g) {
+  thread_local std::vector<float> a, b, bias, c;
+  widen<T>(g.a, g.batch * g.n * g.k, a);
+  widen<T>(g.b, g.batch * g.k * g.m, b);
+  GemmCall f = g;
+  f.dtype = ScalarType::Float;
+  f.a = a.data();
+  f.b = b.data();
+  c.resize(static_cast<size_t>(g.batch * g.n * g.m));
+  f.c = c.data();
+  // The bias as a float tensor of as many elements (fill_bias reads it
+  // through the call's bias strides).
+  if (g.bias != nullptr) widen<T>(g.bias->const_data_ptr(), g.bias->numel(), bias);
+  TensorImpl::SizesType bias_size[1] = {static_cast<TensorImpl::SizesType>(bias.size())};
+  TensorImpl bias_impl(ScalarType::Float, 1, bias_size, bias.data());
+  Tensor bias_f(&bias_impl);
+  if (g.bias != nullptr) f.bias = &bias_f;
+  if (!gemm_fp32(f)) return false;
+  T* out = static_cast<T*>(g.c);
+  for (size_t i = 0; i < c.size(); ++i) out[i] = static_cast<T>(c[i]);
+  return true;
+}
+
 void run(const GemmCall& g) {
-  if (!gemm_fp32(g)) portable::run_gemm(g);
+  bool done = false;
+  switch (g.dtype) {
+    case ScalarType::Float:
+      done = gemm_fp32(g);
+      break;
+    case ScalarType::Half:
+      done = gemm_reduced<::executorch::aten::Half>(g);
+      break;
+    case ScalarType::BFloat16:
+      done = gemm_reduced<::executorch::aten::BFloat16>(g);
+      break;
+    default:
+      break;
+  }
+  if (!done) portable::run_gemm(g);
 }
 
 } // namespace
