@@ -11,6 +11,7 @@
 #include "blas_gemm.h"
 #include "optimized_ops.h"
 #include "parallel.h"
+#include "simd.h"
 
 namespace executorch {
 namespace runtime {
@@ -53,6 +54,17 @@ void valid_range(int64_t out_size, int64_t size, int64_t s, int64_t p, int64_t o
   if (*hi < *lo) *hi = *lo;
 }
 
+// orow[ow] += w * row[ow * stride] over [lo, hi); stride 1 (the common
+// case) is a separate loop so that it vectorizes.
+ET_SIMD_CLONES void tap_row(float* orow, const float* row, float w, int64_t lo, int64_t hi,
+                            int64_t stride) {
+  if (stride == 1) {
+    for (int64_t ow = lo; ow < hi; ++ow) orow[ow] += w * row[ow];
+  } else {
+    for (int64_t ow = lo; ow < hi; ++ow) orow[ow] += w * row[ow * stride];
+  }
+}
+
 // One input channel into OCg output channels (depthwise: ICg == 1).
 void depthwise_plane(const ConvGeom& g, const Plane& p, int64_t ocg) {
   const int64_t P = g.OH * g.OW;
@@ -68,8 +80,7 @@ void depthwise_plane(const ConvGeom& g, const Plane& p, int64_t ocg) {
         valid_range(g.OW, g.W, g.sw, g.pw, kw * g.dw, &ow_lo, &ow_hi);
         for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
           const float* row = p.in + (oh * g.sh - g.ph + kh * g.dh) * g.W - g.pw + kw * g.dw;
-          float* orow = out + oh * g.OW;
-          for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * row[ow * g.sw];
+          tap_row(out + oh * g.OW, row, wv, ow_lo, ow_hi, g.sw);
         }
       }
     }

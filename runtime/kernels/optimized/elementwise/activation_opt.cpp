@@ -51,7 +51,8 @@ inline float exp_approx(float x) {
 // tanh without a libm call: an odd Taylor polynomial where |x| < 0.4 (its
 // first dropped term is below 2e-9 there, so small inputs keep their
 // relative accuracy), else 1 - 2 / (e^(2|x|) + 1) with the sign put back;
-// within 3 ulp of libm's tanhf (measured over [-12, 12]). Both are computed and one picked, so loops vectorize.
+// within 3 ulp of libm's tanhf (measured over [-12, 12]). Both are
+// computed and one picked, so loops vectorize.
 inline float tanh_approx(float x) {
   const float a = std::fabs(x), x2 = x * x;
   float p = 21844.0f / 6081075.0f;

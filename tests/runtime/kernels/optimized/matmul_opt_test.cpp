@@ -112,7 +112,7 @@ TEST_P(MatmulOpt, BadArgumentsFailAlike) {
         c.arg_out(o);
         c.arg_out(o);
       },
-      7);
+      7, 1e-5, oracle::Expect::Failure);
   expect_same(
       "aten::mm.out",
       [&](Case& c, std::mt19937& rng) {
@@ -122,7 +122,7 @@ TEST_P(MatmulOpt, BadArgumentsFailAlike) {
         c.arg_out(o);
         c.arg_out(o);
       },
-      8);
+      8, 1e-5, oracle::Expect::Failure);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, MatmulOpt, ::testing::Values(1u, 3u));

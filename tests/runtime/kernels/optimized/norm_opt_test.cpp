@@ -35,9 +35,13 @@ TEST_P(NormOpt, LayerNorm) {
               c.args.emplace_back(1e-5);
               std::vector<int32_t> ms = shape;
               for (int d = 0; d < norm_dims; ++d) ms[ms.size() - 1 - d] = 1;
-              c.arg_out(c.tensor(kt::out(ScalarType::Float, shape)));
-              c.arg_out(c.tensor(kt::out(ScalarType::Float, ms)));
-              c.arg_out(c.tensor(kt::out(ScalarType::Float, ms)));
+              TT* y = c.tensor(kt::out(ScalarType::Float, shape));
+              TT* mean = c.tensor(kt::out(ScalarType::Float, ms));
+              TT* rstd = c.tensor(kt::out(ScalarType::Float, ms));
+              c.arg_out(y);
+              c.arg_out(mean);
+              c.arg_out(rstd);
+              c.arg_ret_list({y, mean, rstd});
             },
             seed++, 2e-5);
       }
@@ -69,9 +73,13 @@ TEST_P(NormOpt, BatchNorm) {
             c.arg_tensor(var);
             c.args.emplace_back(0.1);
             c.args.emplace_back(1e-5);
-            c.arg_out(c.tensor(kt::out(ScalarType::Float, shape)));
-            c.arg_tensor(c.tensor(kt::out(ScalarType::Float, {0})));
-            c.arg_tensor(c.tensor(kt::out(ScalarType::Float, {0})));
+            TT* y = c.tensor(kt::out(ScalarType::Float, shape));
+            TT* s1 = c.tensor(kt::out(ScalarType::Float, {0}));
+            TT* s2 = c.tensor(kt::out(ScalarType::Float, {0}));
+            c.arg_out(y);
+            c.arg_tensor(s1);
+            c.arg_tensor(s2);
+            c.arg_ret_list({y, s1, s2});
           },
           seed++, 1e-5);
     }
@@ -125,11 +133,15 @@ TEST_P(NormOpt, BadArgumentsFailAlike) {
         c.args.emplace_back();
         c.args.emplace_back();
         c.args.emplace_back(1e-5);
-        c.arg_out(c.tensor(kt::out(ScalarType::Float, {2, 8})));
-        c.arg_out(c.tensor(kt::out(ScalarType::Float, {2, 1})));
-        c.arg_out(c.tensor(kt::out(ScalarType::Float, {2, 1})));
+        TT* y = c.tensor(kt::out(ScalarType::Float, {2, 8}));
+        TT* mean = c.tensor(kt::out(ScalarType::Float, {2, 1}));
+        TT* rstd = c.tensor(kt::out(ScalarType::Float, {2, 1}));
+        c.arg_out(y);
+        c.arg_out(mean);
+        c.arg_out(rstd);
+        c.arg_ret_list({y, mean, rstd});
       },
-      3);
+      3, 1e-5, oracle::Expect::Failure);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, NormOpt, ::testing::Values(1u, 3u));

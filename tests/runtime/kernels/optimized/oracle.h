@@ -28,6 +28,7 @@ using ::executorch::runtime::EValue;
 struct Case {
   std::vector<std::unique_ptr<TT>> owned;
   std::vector<std::unique_ptr<kt::IntListArg>> lists;
+  std::vector<std::unique_ptr<kt::TensorListArg>> rets;
   std::vector<EValue> args;
   std::vector<TT*> outs;
 
@@ -39,6 +40,11 @@ struct Case {
   void arg_out(TT* t) {
     outs.push_back(t);
     args.emplace_back(t->tensor());
+  }
+  // The returned tuple of a multi-output operator: its outs as one list.
+  void arg_ret_list(const std::vector<TT*>& ts) {
+    rets.push_back(std::make_unique<kt::TensorListArg>(ts));
+    args.push_back(rets.back()->ev());
   }
   void arg_ints(std::vector<int64_t> v) {
     lists.push_back(std::make_unique<kt::IntListArg>(std::move(v)));
@@ -86,33 +92,49 @@ inline Error call_set(const char* name, BuiltinKernelSet set, Case& c) {
   return ctx.failure_state();
 }
 
-// Builds the case twice from `seed`, runs both sets and compares.
-inline void expect_same(const char* name, const std::function<void(Case&, std::mt19937&)>& build,
-                        uint32_t seed, double rel_tol = 1e-5) {
+// What a case must do: run (the usual case: a test that both sets reject
+// alike by mistake must not pass unnoticed), be rejected, or either (a loop
+// over shapes some of which do not fit).
+enum class Expect { Success, Failure, Either };
+
+// Builds the case twice from `seed`, runs both sets and compares: within
+// rel_tol of the output's largest magnitude, or, with rel_tol 0, identical
+// (NaN for NaN, the sign of zero included). True when outputs were compared.
+inline bool expect_same(const char* name, const std::function<void(Case&, std::mt19937&)>& build,
+                        uint32_t seed, double rel_tol = 1e-5, Expect expect = Expect::Success) {
   Case portable, optimized;
   std::mt19937 rng_a(seed), rng_b(seed);
   build(portable, rng_a);
   build(optimized, rng_b);
   const Error ep = call_set(name, BuiltinKernelSet::Portable, portable);
   const Error eo = call_set(name, BuiltinKernelSet::Optimized, optimized);
-  ASSERT_EQ(ep, eo) << name << " seed " << seed << ": the sets disagree on failing";
-  if (ep != Error::Ok) return;
-  ASSERT_EQ(portable.outs.size(), optimized.outs.size());
-  for (size_t o = 0; o < portable.outs.size(); ++o) {
-    ASSERT_EQ(portable.outs[o]->shape(), optimized.outs[o]->shape()) << name << " out " << o;
+  EXPECT_EQ(ep, eo) << name << " seed " << seed << ": the sets disagree on failing";
+  if (expect == Expect::Success) EXPECT_EQ(ep, Error::Ok) << name << " seed " << seed;
+  if (expect == Expect::Failure) EXPECT_NE(ep, Error::Ok) << name << " seed " << seed;
+  if (ep != Error::Ok || eo != Error::Ok) return false;
+  EXPECT_EQ(portable.outs.size(), optimized.outs.size());
+  for (size_t o = 0; o < portable.outs.size() && o < optimized.outs.size(); ++o) {
+    EXPECT_EQ(portable.outs[o]->shape(), optimized.outs[o]->shape()) << name << " out " << o;
     const std::vector<double> want = portable.outs[o]->values();
     const std::vector<double> got = optimized.outs[o]->values();
+    if (want.size() != got.size()) return false;
     double scale = 1.0;
     for (double v : want) scale = std::max(scale, std::fabs(v));
     for (size_t i = 0; i < want.size(); ++i) {
-      if (std::isnan(want[i])) {
-        EXPECT_TRUE(std::isnan(got[i])) << name << " seed " << seed << " out " << o << " at " << i;
-      } else {
-        ASSERT_NEAR(got[i], want[i], rel_tol * scale)
-            << name << " seed " << seed << " out " << o << " at " << i;
+      const bool same =
+          std::isnan(want[i])
+              ? std::isnan(got[i])
+              : (rel_tol == 0.0
+                     ? want[i] == got[i] && std::signbit(want[i]) == std::signbit(got[i])
+                     : got[i] == want[i] || std::fabs(got[i] - want[i]) <= rel_tol * scale);
+      if (!same) {
+        ADD_FAILURE() << name << " seed " << seed << " out " << o << " at " << i << ": " << got[i]
+                      << " vs " << want[i];
+        return true;
       }
     }
   }
+  return true;
 }
 
 // Runs each test at 1 thread and at several (the optimized kernels split work
