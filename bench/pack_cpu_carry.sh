@@ -12,7 +12,7 @@ out=${2:-build-cpu-carry}
 rm -rf "$out"
 mkdir -p "$out/tools/executorch-run" "$out/runtime"
 cp "$build/tools/executorch-run/executorch-run" "$out/tools/executorch-run/"
-cp -P "$build"/runtime/libexecutorch.so* "$out/runtime/"
+find "$build/runtime" -maxdepth 1 -name 'libexecutorch.so*' ! -type d -exec cp -P {} "$out/runtime/" \;
 if [ -x "$build/bench/gemm_bench" ]; then
   mkdir -p "$out/bench"
   cp "$build/bench/gemm_bench" "$out/bench/"
@@ -25,4 +25,7 @@ while read -r lib; do
 done < <(ldd "$build/runtime/libexecutorch.so.1" |
   awk '/libblas|libopenblas|libpthreadpool|libgfortran|libquadmath/ {print $3}')
 tar -cJf "$out/system-libs.tar.xz" --dereference --transform 's|.*/||' "${libs[@]}"
+# Debug info would not fit the carry.
+strip --strip-debug "$out/tools/executorch-run/executorch-run" "$out"/runtime/libexecutorch.so.*.*.*
+[ -x "$out/bench/gemm_bench" ] && strip --strip-debug "$out/bench/gemm_bench"
 du -sh "$out"
