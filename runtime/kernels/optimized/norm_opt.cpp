@@ -7,6 +7,7 @@
 #include "../portable/softmax.h"
 #include "optimized_ops.h"
 #include "parallel.h"
+#include "row_math.h"
 #include "simd.h"
 
 namespace executorch {
@@ -18,23 +19,6 @@ namespace {
 constexpr int64_t kGrainElems = 16384;
 
 int64_t rows_grain(int64_t row_len) { return kGrainElems / (row_len > 0 ? row_len : 1) + 1; }
-
-// Sums in double, as the portable kernel does, so that long rows keep its
-// precision.
-ET_SIMD_CLONES double row_sum(const float* x, int64_t n) {
-  double s = 0;
-  for (int64_t i = 0; i < n; ++i) s += x[i];
-  return s;
-}
-
-ET_SIMD_CLONES double row_sq_dev(const float* x, int64_t n, double mean) {
-  double s = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double d = x[i] - mean;
-    s += d * d;
-  }
-  return s;
-}
 
 // y = (x - mean) * rstd * w + b with w, b optional.
 ET_SIMD_CLONES void row_affine(const float* x, int64_t n, float mean, float rstd, const float* w,
@@ -58,18 +42,14 @@ void layer_norm_fp32(const portable::LayerNormCall& c) {
   parallel_for(c.outer, rows_grain(n), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const float* x = in + r * n;
-      const double mean = n == 0 ? 0.0 : row_sum(x, n) / static_cast<double>(n);
-      const double var = n == 0 ? 0.0 : row_sq_dev(x, n, mean) / static_cast<double>(n);
+      const double mean = n == 0 ? 0.0 : sum_f64(x, n) / static_cast<double>(n);
+      const double var = n == 0 ? 0.0 : sq_dev_f64(x, n, mean) / static_cast<double>(n);
       const double rstd = 1.0 / std::sqrt(var + c.eps);
       row_affine(x, n, static_cast<float>(mean), static_cast<float>(rstd), w, b, out + r * n);
       mean_out[r] = static_cast<float>(mean);
       rstd_out[r] = static_cast<float>(rstd);
     }
   });
-}
-
-ET_SIMD_CLONES void scale_shift(const float* x, int64_t n, float scale, float shift, float* y) {
-  for (int64_t i = 0; i < n; ++i) y[i] = x[i] * scale + shift;
 }
 
 double per_channel(const Tensor* t, int64_t c, double dflt) {

@@ -19,53 +19,28 @@ using portable::BinOp;
 
 enum class Kind { Add, Sub, AddScaled, Mul, Div };
 
-// o[i] = x (kind) y for n elements; an operand flagged scalar is read at [0].
 // AddScaled is x + alpha * y in double, as the portable kernel rounds it.
-#define ET_BIN_LOOPS(EXPR)                    \
-  if (!a_s && !b_s) {                         \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float x = a[i], y = b[i];         \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else if (!b_s) {                          \
-    const float x = *a;                       \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float y = b[i];                   \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else if (!a_s) {                          \
-    const float y = *b;                       \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float x = a[i];                   \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else {                                    \
-    const float x = *a, y = *b;               \
-    const float v = EXPR;                     \
-    for (int64_t i = 0; i < n; ++i) o[i] = v; \
-  }
-
 ET_SIMD_CLONES void binary_run(Kind kind, const float* a, bool a_s, const float* b, bool b_s,
                                double alpha, float* o, int64_t n) {
   switch (kind) {
     case Kind::Add:
-      ET_BIN_LOOPS(x + y)
+      ET_OPERAND_LOOPS(float, x + y)
       break;
     case Kind::Sub:
-      ET_BIN_LOOPS(x - y)
+      ET_OPERAND_LOOPS(float, x - y)
       break;
     case Kind::AddScaled:
-      ET_BIN_LOOPS(static_cast<float>(static_cast<double>(x) + alpha * static_cast<double>(y)))
+      ET_OPERAND_LOOPS(float,
+                       static_cast<float>(static_cast<double>(x) + alpha * static_cast<double>(y)))
       break;
     case Kind::Mul:
-      ET_BIN_LOOPS(x * y)
+      ET_OPERAND_LOOPS(float, x* y)
       break;
     case Kind::Div:
-      ET_BIN_LOOPS(x / y)
+      ET_OPERAND_LOOPS(float, x / y)
       break;
   }
 }
-#undef ET_BIN_LOOPS
 
 void binary_range(Kind kind, const Window<float>& wa, const Window<float>& wb, double alpha,
                   float* out, int64_t begin, int64_t end) {

@@ -42,57 +42,31 @@ void windowed(const Window<A>& wa, const Window<B>& wb, O* out, int64_t n, const
   });
 }
 
-// o[i] = EXPR(x, y) for n elements; an operand flagged scalar is read at [0].
-#define ET_MASK_LOOPS(EXPR)                   \
-  if (!a_s && !b_s) {                         \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float x = a[i], y = b[i];         \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else if (!b_s) {                          \
-    const float x = *a;                       \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float y = b[i];                   \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else if (!a_s) {                          \
-    const float y = *b;                       \
-    for (int64_t i = 0; i < n; ++i) {         \
-      const float x = a[i];                   \
-      o[i] = EXPR;                            \
-    }                                         \
-  } else {                                    \
-    const float x = *a, y = *b;               \
-    const uint8_t v = EXPR;                   \
-    for (int64_t i = 0; i < n; ++i) o[i] = v; \
-  }
-
 // Float comparisons are exactly the portable double ones (both sides are
 // floats), NaN included.
 ET_SIMD_CLONES void compare_run(Cmp cmp, const float* a, bool a_s, const float* b, bool b_s,
                                 uint8_t* o, int64_t n) {
   switch (cmp) {
     case Cmp::Eq:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x == y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x == y))
       break;
     case Cmp::Ne:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x != y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x != y))
       break;
     case Cmp::Lt:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x < y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x < y))
       break;
     case Cmp::Le:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x <= y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x <= y))
       break;
     case Cmp::Gt:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x > y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x > y))
       break;
     case Cmp::Ge:
-      ET_MASK_LOOPS(static_cast<uint8_t>(x >= y))
+      ET_OPERAND_LOOPS(uint8_t, static_cast<uint8_t>(x >= y))
       break;
   }
 }
-#undef ET_MASK_LOOPS
 
 // True when computed here: fp32 operands, a Bool out.
 bool compare_fp32(const portable::CompareCall& c) {

@@ -68,6 +68,34 @@ int64_t run_of(const Window<T>& w, int64_t i, int64_t n, const T** p, bool* scal
   return std::min(n, w.mid - i % w.mid);
 }
 
+// The body of a loop o[i] = EXPR over n elements of two fp32 operands a and
+// b (x and y in EXPR), either of which may be a scalar read at [0] (a_s,
+// b_s): one plain loop per case, so that each vectorizes. OUT is o's
+// element type.
+#define ET_OPERAND_LOOPS(OUT, EXPR)           \
+  if (!a_s && !b_s) {                         \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float x = a[i], y = b[i];         \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else if (!b_s) {                          \
+    const float x = *a;                       \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float y = b[i];                   \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else if (!a_s) {                          \
+    const float y = *b;                       \
+    for (int64_t i = 0; i < n; ++i) {         \
+      const float x = a[i];                   \
+      o[i] = EXPR;                            \
+    }                                         \
+  } else {                                    \
+    const float x = *a, y = *b;               \
+    const OUT v = EXPR;                       \
+    for (int64_t i = 0; i < n; ++i) o[i] = v; \
+  }
+
 } // namespace optimized
 } // namespace runtime
 } // namespace executorch

@@ -7,6 +7,7 @@
 
 #include "../../portable/reduce.h"
 #include "../parallel.h"
+#include "../row_math.h"
 #include "../simd.h"
 #include "reduce_opt.h"
 
@@ -16,38 +17,6 @@ namespace optimized {
 namespace {
 
 constexpr int64_t kGrainElems = 16384;
-
-ET_SIMD_CLONES double block_sum(const float* x, int64_t n) {
-  double p[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int k = 0; k < 8; ++k) p[k] += x[i + k];
-  }
-  double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-  for (; i < n; ++i) s += x[i];
-  return s;
-}
-
-ET_SIMD_CLONES double block_sq_dev(const float* x, int64_t n, double mean) {
-  double p[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int k = 0; k < 8; ++k) {
-      const double d = x[i + k] - mean;
-      p[k] += d * d;
-    }
-  }
-  double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-  for (; i < n; ++i) {
-    const double d = x[i] - mean;
-    s += d * d;
-  }
-  return s;
-}
-
-ET_SIMD_CLONES void scale_shift(const float* x, int64_t n, float scale, float shift, float* y) {
-  for (int64_t i = 0; i < n; ++i) y[i] = x[i] * scale + shift;
-}
 
 bool per_channel_ok(const Tensor* t) {
   return t == nullptr || t->scalar_type() == ScalarType::Float;
@@ -64,8 +33,8 @@ void group_block(const portable::GroupNormCall& c, int64_t n, int64_t g) {
   const int64_t off = (n * c.C + g * per) * c.HxW;
   const float* x = c.in->const_data_ptr<float>() + off;
   float* y = c.out->mutable_data_ptr<float>() + off;
-  const double mean = len > 0 ? block_sum(x, len) / static_cast<double>(len) : 0.0;
-  const double var = len > 0 ? block_sq_dev(x, len, mean) / static_cast<double>(len) : 0.0;
+  const double mean = len > 0 ? sum_f64(x, len) / static_cast<double>(len) : 0.0;
+  const double var = len > 0 ? sq_dev_f64(x, len, mean) / static_cast<double>(len) : 0.0;
   const double rstd = 1.0 / std::sqrt(var + c.eps);
   const float* w = c.w != nullptr ? c.w->const_data_ptr<float>() : nullptr;
   const float* b = c.b != nullptr ? c.b->const_data_ptr<float>() : nullptr;

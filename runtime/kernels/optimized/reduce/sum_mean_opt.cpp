@@ -7,6 +7,7 @@
 
 #include "../../portable/reduce.h"
 #include "../parallel.h"
+#include "../row_math.h"
 #include "../simd.h"
 #include "reduce_opt.h"
 
@@ -19,18 +20,6 @@ constexpr int64_t kGrainElems = 16384;
 // Columns accumulated at once in the (count, inner) case: a stack block.
 constexpr int64_t kColBlock = 512;
 
-// Eight independent partial sums, so the adds pipeline and vectorize.
-ET_SIMD_CLONES double row_sum(const float* x, int64_t n) {
-  double p[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int k = 0; k < 8; ++k) p[k] += x[i + k];
-  }
-  double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-  for (; i < n; ++i) s += x[i];
-  return s;
-}
-
 ET_SIMD_CLONES void col_accumulate(const float* x, int64_t n, double* acc) {
   for (int64_t i = 0; i < n; ++i) acc[i] += x[i];
 }
@@ -40,7 +29,7 @@ void reduce_rows(const float* in, int64_t rows, int64_t count, double scale, flo
   const int64_t grain = kGrainElems / std::max<int64_t>(count, 1) + 1;
   parallel_for(rows, grain, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
-      out[r] = static_cast<float>(row_sum(in + r * count, count) * scale);
+      out[r] = static_cast<float>(sum_f64(in + r * count, count) * scale);
     }
   });
 }

@@ -43,10 +43,8 @@ void build(const Conv& v, bool one_d, Case& c, std::mt19937& rng) {
   c.args.emplace_back(false);
   c.arg_ints(std::vector<int64_t>(spatial, 0));
   c.args.emplace_back(static_cast<int64_t>(v.groups));
-  TT* o = c.tensor(one_d ? kt::out(ScalarType::Float, {v.n, v.oc, ow})
-                         : kt::out(ScalarType::Float, {v.n, v.oc, oh, ow}));
-  c.arg_out(o);
-  c.arg_out(o);
+  c.arg_out_ret(c.tensor(one_d ? kt::out(ScalarType::Float, {v.n, v.oc, ow})
+                               : kt::out(ScalarType::Float, {v.n, v.oc, oh, ow})));
 }
 
 class ConvOpt : public oracle::ThreadCounts {};

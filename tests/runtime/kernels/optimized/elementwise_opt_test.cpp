@@ -76,9 +76,7 @@ TEST_P(ElementwiseOpt, BinaryTensorShapesAndDtypes) {
                 c.arg_tensor(c.tensor(random_tensor(t, sa, rng)));
                 c.arg_tensor(c.tensor(random_tensor(t, sb, rng)));
                 if (has_alpha(op)) c.args.emplace_back(alpha);
-                TT* o = c.tensor(kt::out(t, broadcast_shape(sa, sb)));
-                c.arg_out(o);
-                c.arg_out(o);
+                c.arg_out_ret(c.tensor(kt::out(t, broadcast_shape(sa, sb))));
               },
               seed++, t == ScalarType::Half ? 2e-3 : 1e-5);
         }
@@ -100,9 +98,7 @@ TEST_P(ElementwiseOpt, BinaryScalarOther) {
               if (variant == 1) c.args.emplace_back(int64_t{3}); // int scalar
               if (variant == 2) c.args.emplace_back(1.0 / 3.0);  // rounds to float
               if (has_alpha(op)) c.args.emplace_back(variant == 1 ? int64_t{2} : int64_t{1});
-              TT* o = c.tensor(kt::out(ScalarType::Float, s));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, s)));
             },
             seed++);
       }
@@ -133,9 +129,7 @@ TEST_P(ElementwiseOpt, BinaryPromotionAndErrors) {
             c.arg_tensor(c.tensor(random_tensor(sp.a, sp.sa, rng)));
             c.arg_tensor(c.tensor(random_tensor(sp.b, sp.sb, rng)));
             if (has_alpha(op)) c.args.emplace_back(int64_t{1});
-            TT* o = c.tensor(kt::out(sp.o, broadcast_shape(sp.sa, sp.sb)));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(sp.o, broadcast_shape(sp.sa, sp.sb))));
           },
           seed++, 1e-5, oracle::Expect::Either);
     }
@@ -213,9 +207,7 @@ TEST_P(ElementwiseOpt, UnaryShapesAndDtypes) {
               scale(in, 8.0f);
               c.arg_tensor(in);
               u.extra(c);
-              TT* o = c.tensor(kt::out(t, s));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(t, s)));
             },
             seed++, t == ScalarType::BFloat16 ? 1e-2 : 1e-5);
       }
@@ -254,13 +246,11 @@ TEST_P(ElementwiseOpt, UnarySpecialValues) {
           c.tensor(kt::make<float>(ScalarType::Float, {static_cast<int32_t>(vals.size())}, vals));
       c.arg_tensor(in);
       u.extra(c);
-      TT* o = c.tensor(kt::out(ScalarType::Float, {static_cast<int32_t>(vals.size())}));
-      c.arg_out(o);
-      c.arg_out(o);
+      c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {static_cast<int32_t>(vals.size())})));
       err[set] = oracle::call_set(
           u.op, set == 0 ? oracle::BuiltinKernelSet::Portable : oracle::BuiltinKernelSet::Optimized,
           c);
-      got[set] = o->values();
+      got[set] = c.outs[0]->values();
     }
     ASSERT_EQ(err[0], err[1]) << u.op;
     for (size_t i = 0; i < vals.size(); ++i) {
@@ -286,9 +276,8 @@ TEST_P(ElementwiseOpt, UnaryErrors) {
           [&](Case& c, std::mt19937& rng) {
             c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {4, 5}, rng)));
             u.extra(c);
-            TT* o = c.tensor(ot == ScalarType::Float ? kt::out(ot, {3}) : kt::out(ot, {4, 5}));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(
+                c.tensor(ot == ScalarType::Float ? kt::out(ot, {3}) : kt::out(ot, {4, 5})));
           },
           // exp, sqrt and rsqrt may write a Double out; the others reject it.
           seed++, 1e-5, ot == ScalarType::Float ? oracle::Expect::Failure : oracle::Expect::Either);

@@ -140,9 +140,7 @@ TEST_P(MaskOpt, ComparisonTensor) {
             [&](Case& c, std::mt19937& rng) {
               c.arg_tensor(c.tensor(tensor_of(ta, sa, rng)));
               c.arg_tensor(c.tensor(tensor_of(tb, sb, rng)));
-              TT* o = c.tensor(kt::out(to, broadcast_of({sa, sb})));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(to, broadcast_of({sa, sb}))));
             },
             seed++);
       }
@@ -165,9 +163,7 @@ TEST_P(MaskOpt, ComparisonScalar) {
               if (variant == 2) c.args.emplace_back(1.0 / 3.0); // rounds to float
               if (variant == 3) c.args.emplace_back(std::numeric_limits<double>::quiet_NaN());
               if (variant == 4) c.args.emplace_back(-std::numeric_limits<double>::infinity());
-              TT* o = c.tensor(kt::out(ScalarType::Bool, s));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(ScalarType::Bool, s)));
             },
             seed++);
       }
@@ -210,9 +206,7 @@ TEST_P(MaskOpt, Where) {
             c.arg_tensor(c.tensor(tensor_of(tc, t[0], rng)));
             c.arg_tensor(c.tensor(tensor_of(ta, t[1], rng)));
             c.arg_tensor(c.tensor(tensor_of(tb, t[2], rng)));
-            TT* o = c.tensor(kt::out(to, broadcast_of({t[0], t[1], t[2]})));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(to, broadcast_of({t[0], t[1], t[2]}))));
           },
           seed++);
     }
@@ -231,9 +225,7 @@ TEST_P(MaskOpt, LogicalNot) {
           "aten::logical_not.out",
           [&](Case& c, std::mt19937& rng) {
             c.arg_tensor(c.tensor(tensor_of(ti, s, rng)));
-            TT* o = c.tensor(kt::out(to, s));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(to, s)));
           },
           seed++);
     }
@@ -243,10 +235,8 @@ TEST_P(MaskOpt, LogicalNot) {
       "aten::logical_not.out",
       [&](Case& c, std::mt19937& rng) {
         c.arg_tensor(c.tensor(tensor_of(ScalarType::Bool, {4, 5}, rng)));
-        TT* o = c.tensor(
-            std::make_unique<TT>(ScalarType::Bool, Shape{3}, 0, kt::TensorShapeDynamism::STATIC));
-        c.arg_out(o);
-        c.arg_out(o);
+        c.arg_out_ret(c.tensor(
+            std::make_unique<TT>(ScalarType::Bool, Shape{3}, 0, kt::TensorShapeDynamism::STATIC)));
       },
       seed++);
 }
@@ -265,9 +255,7 @@ TEST_P(MaskOpt, PowTensorScalar) {
             [&](Case& c, std::mt19937& rng) {
               c.arg_tensor(c.tensor(tensor_of(ti, s, rng)));
               c.args.emplace_back(e);
-              TT* o = c.tensor(kt::out(to, s));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(to, s)));
             },
             seed++);
       }
@@ -278,9 +266,7 @@ TEST_P(MaskOpt, PowTensorScalar) {
         [&](Case& c, std::mt19937& rng) {
           c.arg_tensor(c.tensor(tensor_of(ScalarType::Float, s, rng)));
           c.args.emplace_back(int64_t{2});
-          TT* o = c.tensor(kt::out(ScalarType::Float, s));
-          c.arg_out(o);
-          c.arg_out(o);
+          c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, s)));
         },
         seed++);
   }
@@ -292,9 +278,7 @@ TEST_P(MaskOpt, PowTensorScalar) {
         [&](Case& c, std::mt19937& rng) {
           c.arg_tensor(c.tensor(tensor_of(ti, {5}, rng)));
           c.args.emplace_back(ti == ScalarType::Bool ? oracle::EValue(true) : oracle::EValue(2.0));
-          TT* o = c.tensor(kt::out(to, {5}));
-          c.arg_out(o);
-          c.arg_out(o);
+          c.arg_out_ret(c.tensor(kt::out(to, {5})));
         },
         seed++);
   }

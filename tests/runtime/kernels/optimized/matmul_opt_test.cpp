@@ -25,9 +25,7 @@ TEST_P(MatmulOpt, MmEveryShapeAndDtype) {
               [&](Case& c, std::mt19937& rng) {
                 c.arg_tensor(c.tensor(random_tensor(t, {n, k}, rng)));
                 c.arg_tensor(c.tensor(random_tensor(t, {k, m}, rng)));
-                TT* o = c.tensor(kt::out(t, {n, m}));
-                c.arg_out(o);
-                c.arg_out(o);
+                c.arg_out_ret(c.tensor(kt::out(t, {n, m})));
               },
               seed++, t == ScalarType::Half ? 2e-3 : 1e-5);
         }
@@ -45,9 +43,7 @@ TEST_P(MatmulOpt, Bmm) {
           [&](Case& c, std::mt19937& rng) {
             c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {b, n, 8}, rng)));
             c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {b, 8, n + 1}, rng)));
-            TT* o = c.tensor(kt::out(ScalarType::Float, {b, n, n + 1}));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {b, n, n + 1})));
           },
           seed++);
     }
@@ -71,9 +67,7 @@ TEST_P(MatmulOpt, LinearWithAndWithoutBias) {
             } else {
               c.args.emplace_back();
             }
-            TT* o = c.tensor(kt::out(ScalarType::Float, os));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, os)));
           },
           seed++);
     }
@@ -93,9 +87,7 @@ TEST_P(MatmulOpt, AddmmBroadcastBiasAlphaBeta) {
             c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {20, 40}, rng)));
             c.args.emplace_back(beta);
             c.args.emplace_back(2.0);
-            TT* o = c.tensor(kt::out(ScalarType::Float, {31, 40}));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {31, 40})));
           },
           seed++);
     }
@@ -108,9 +100,7 @@ TEST_P(MatmulOpt, BadArgumentsFailAlike) {
       [&](Case& c, std::mt19937& rng) {
         c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {4, 5}, rng)));
         c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {6, 3}, rng)));
-        TT* o = c.tensor(kt::out(ScalarType::Float, {4, 3}));
-        c.arg_out(o);
-        c.arg_out(o);
+        c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {4, 3})));
       },
       7, 1e-5, oracle::Expect::Failure);
   expect_same(
@@ -118,9 +108,7 @@ TEST_P(MatmulOpt, BadArgumentsFailAlike) {
       [&](Case& c, std::mt19937& rng) {
         c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, {4, 5}, rng)));
         c.arg_tensor(c.tensor(random_tensor(ScalarType::Double, {5, 3}, rng)));
-        TT* o = c.tensor(kt::out(ScalarType::Float, {4, 3}));
-        c.arg_out(o);
-        c.arg_out(o);
+        c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {4, 3})));
       },
       8, 1e-5, oracle::Expect::Failure);
 }

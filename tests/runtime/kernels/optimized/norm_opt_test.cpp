@@ -98,9 +98,7 @@ TEST_P(NormOpt, SoftmaxAndLogSoftmaxEveryDim) {
               c.arg_tensor(c.tensor(random_tensor(ScalarType::Float, shape, rng)));
               c.args.emplace_back(dim);
               c.args.emplace_back(false);
-              TT* o = c.tensor(kt::out(ScalarType::Float, shape));
-              c.arg_out(o);
-              c.arg_out(o);
+              c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, shape)));
             },
             seed++, 1e-5);
       }
@@ -117,9 +115,7 @@ TEST_P(NormOpt, SoftmaxNanAndInfRows) {
         c.arg_tensor(x);
         c.args.emplace_back(int64_t{1});
         c.args.emplace_back(false);
-        TT* o = c.tensor(kt::out(ScalarType::Float, {3, 3}));
-        c.arg_out(o);
-        c.arg_out(o);
+        c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {3, 3})));
       },
       1);
 }

@@ -41,6 +41,11 @@ struct Case {
     outs.push_back(t);
     args.emplace_back(t->tensor());
   }
+  // The out argument and the returned value (the same tensor).
+  void arg_out_ret(TT* t) {
+    arg_out(t);
+    args.emplace_back(t->tensor());
+  }
   // The returned tuple of a multi-output operator: its outs as one list.
   void arg_ret_list(const std::vector<TT*>& ts) {
     rets.push_back(std::make_unique<kt::TensorListArg>(ts));

@@ -68,10 +68,8 @@ void sum_mean_case(const char* op, const std::vector<int32_t>& shape,
         } else {
           c.args.emplace_back();
         }
-        TT* o =
-            c.tensor(kt::out(out_t, out_shape(shape, dims, none_dims, keepdim), numel(shape) + 1));
-        c.arg_out(o);
-        c.arg_out(o); // the returned value
+        c.arg_out_ret(
+            c.tensor(kt::out(out_t, out_shape(shape, dims, none_dims, keepdim), numel(shape) + 1)));
       },
       seed, 1e-5, expect);
 }
@@ -143,9 +141,7 @@ TEST_P(ReduceOpt, NanAndInfPropagate) {
             c.arg_ints({dim});
             c.args.emplace_back(false);
             c.args.emplace_back();
-            TT* o = c.tensor(kt::out(ScalarType::Float, {3}));
-            c.arg_out(o);
-            c.arg_out(o);
+            c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {3})));
           },
           1);
     }
@@ -166,9 +162,7 @@ TEST_P(ReduceOpt, BadArgumentsFailAlike) {
           c.arg_ints({1});
           c.args.emplace_back(false);
           c.args.emplace_back(static_cast<int64_t>(ScalarType::Double));
-          TT* o = c.tensor(kt::out(ScalarType::Float, {2}));
-          c.arg_out(o);
-          c.arg_out(o);
+          c.arg_out_ret(c.tensor(kt::out(ScalarType::Float, {2})));
         },
         3, 1e-5, oracle::Expect::Failure);
   }
