@@ -114,8 +114,12 @@ inline bool expect_same(const char* name, const std::function<void(Case&, std::m
   const Error ep = call_set(name, BuiltinKernelSet::Portable, portable);
   const Error eo = call_set(name, BuiltinKernelSet::Optimized, optimized);
   EXPECT_EQ(ep, eo) << name << " seed " << seed << ": the sets disagree on failing";
-  if (expect == Expect::Success) EXPECT_EQ(ep, Error::Ok) << name << " seed " << seed;
-  if (expect == Expect::Failure) EXPECT_NE(ep, Error::Ok) << name << " seed " << seed;
+  if (expect == Expect::Success) {
+    EXPECT_EQ(ep, Error::Ok) << name << " seed " << seed;
+  }
+  if (expect == Expect::Failure) {
+    EXPECT_NE(ep, Error::Ok) << name << " seed " << seed;
+  }
   if (ep != Error::Ok || eo != Error::Ok) return false;
   EXPECT_EQ(portable.outs.size(), optimized.outs.size());
   for (size_t o = 0; o < portable.outs.size() && o < optimized.outs.size(); ++o) {
