@@ -56,7 +56,7 @@ void valid_range(int64_t out_size, int64_t size, int64_t s, int64_t p, int64_t o
 
 // orow[ow] += w * row[ow * stride] over [lo, hi); stride 1 (the common
 // case) is a separate loop so that it vectorizes.
-ET_SIMD_CLONES void tap_row(float* orow, const float* row, float w, int64_t lo, int64_t hi,
+inline void tap_row(float* orow, const float* row, float w, int64_t lo, int64_t hi,
                             int64_t stride) {
   if (stride == 1) {
     for (int64_t ow = lo; ow < hi; ++ow) orow[ow] += w * row[ow];
@@ -65,8 +65,10 @@ ET_SIMD_CLONES void tap_row(float* orow, const float* row, float w, int64_t lo, 
   }
 }
 
-// One input channel into OCg output channels (depthwise: ICg == 1).
-void depthwise_plane(const ConvGeom& g, const Plane& p, int64_t ocg) {
+// One input channel into OCg output channels (depthwise: ICg == 1). The ISA
+// is picked once per plane: the rows are short, a dispatch per row costs
+// more than the row.
+ET_SIMD_CLONES void depthwise_plane(const ConvGeom& g, const Plane& p, int64_t ocg) {
   const int64_t P = g.OH * g.OW;
   for (int64_t oc = 0; oc < ocg; ++oc) {
     float* out = p.out + oc * P;
