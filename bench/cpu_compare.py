@@ -500,8 +500,11 @@ def machine_facts(build, ours):
     lscpu = dict(line.split(":", 1) for line in sh(["lscpu"]).splitlines() if ":" in line)
     blas = sh(["update-alternatives", "--query", "libblas.so.3-x86_64-linux-gnu"])
     buildopts = sh(["meson", "introspect", build, "--buildoptions"])
-    buildtype = next((o["value"] for o in json.loads(buildopts or "[]")
-                      if o["name"] == "buildtype"), None) if buildopts else None
+    try:  # a packed build (bench/pack_cpu_carry.sh) has no meson data
+        buildtype = next((o["value"] for o in json.loads(buildopts)
+                          if o["name"] == "buildtype"), None)
+    except ValueError:
+        buildtype = None
     torch_blas = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
     return {
         "cpu": lscpu.get("Model name", "").strip(),

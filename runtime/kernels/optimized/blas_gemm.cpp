@@ -42,9 +42,6 @@ void call_sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, cons
               static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
-// Below this many multiply-adds a chunk is not worth a hand-off.
-constexpr int64_t kMinChunkWork = int64_t{1} << 17;
-
 } // namespace
 
 bool sgemm_serial(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
@@ -70,13 +67,13 @@ bool sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const flo
   const int64_t row_work = n * (k > 0 ? k : 1);
   if (m >= n) {
     // Split the rows of a and c.
-    parallel_for(m, kMinChunkWork / row_work + 1, [&](int64_t r0, int64_t r1) {
+    parallel_for(m, grain_for(row_work), [&](int64_t r0, int64_t r1) {
       call_sgemm(trans_b, r1 - r0, n, k, alpha, a + r0 * lda, lda, b, ldb, beta, c + r0 * ldc, ldc);
     });
   } else {
     // Split the columns of op(b) and c.
     const int64_t col_work = m * (k > 0 ? k : 1);
-    parallel_for(n, kMinChunkWork / col_work + 1, [&](int64_t c0, int64_t c1) {
+    parallel_for(n, grain_for(col_work), [&](int64_t c0, int64_t c1) {
       const float* bc = trans_b ? b + c0 * ldb : b + c0;
       call_sgemm(trans_b, m, c1 - c0, k, alpha, a, lda, bc, ldb, beta, c + c0, ldc);
     });

@@ -57,7 +57,7 @@ void valid_range(int64_t out_size, int64_t size, int64_t s, int64_t p, int64_t o
 // orow[ow] += w * row[ow * stride] over [lo, hi); stride 1 (the common
 // case) is a separate loop so that it vectorizes.
 inline void tap_row(float* orow, const float* row, float w, int64_t lo, int64_t hi,
-                            int64_t stride) {
+                    int64_t stride) {
   if (stride == 1) {
     for (int64_t ow = lo; ow < hi; ++ow) orow[ow] += w * row[ow];
   } else {
@@ -157,10 +157,12 @@ int64_t chunk_columns(const ConvGeom& g, int64_t planes) {
   int64_t cols = std::max<int64_t>(1, std::min(P, kScratchFloats / std::max<int64_t>(K, 1)));
   const int64_t threads = static_cast<int64_t>(
       ::executorch::extension::threadpool::get_threadpool()->get_thread_count());
-  if (planes < threads) {
-    const int64_t per_plane = (threads + planes - 1) / planes;
-    cols = std::min(cols, std::max<int64_t>(16, (P + per_plane - 1) / per_plane));
-  }
+  // Chunks per plane: enough to spread a few planes over the pool, but no
+  // chunk below kMinTaskWork (the GEMM of a narrow chunk is also slower).
+  const int64_t plane_work = g.OC / g.groups * P * K;
+  const int64_t per_plane =
+      std::min((threads + planes - 1) / planes, std::max<int64_t>(1, plane_work / kMinTaskWork));
+  if (per_plane > 1) cols = std::min(cols, std::max<int64_t>(16, (P + per_plane - 1) / per_plane));
   return cols;
 }
 
@@ -170,19 +172,18 @@ bool conv_fp32(const ConvCall& c) {
   if (planes == 0 || P == 0 || ocg == 0) return true;
   const int64_t work = ocg * P * g.ICg * g.KH * g.KW; // multiply-adds per plane
   if (g.ICg == 1 && g.groups > 1) {
-    parallel_for(planes, (int64_t{1} << 15) / std::max<int64_t>(work, 1) + 1,
-                 [&](int64_t q0, int64_t q1) {
-                   for (int64_t q = q0; q < q1; ++q) {
-                     depthwise_plane(g, plane(c, q / g.groups, q % g.groups), ocg);
-                   }
-                 });
+    parallel_for(planes, grain_for(work), [&](int64_t q0, int64_t q1) {
+      for (int64_t q = q0; q < q1; ++q) {
+        depthwise_plane(g, plane(c, q / g.groups, q % g.groups), ocg);
+      }
+    });
     return true;
   }
   const int64_t cols = chunk_columns(g, planes);
   const int64_t chunks = (P + cols - 1) / cols;
   const int64_t task_work = std::max<int64_t>(1, work / chunks);
   bool ok = true;
-  parallel_for(planes * chunks, (int64_t{1} << 16) / task_work + 1, [&](int64_t t0, int64_t t1) {
+  parallel_for(planes * chunks, grain_for(task_work), [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t q = t / chunks, p0 = (t % chunks) * cols;
       if (!gemm_chunk(g, plane(c, q / g.groups, q % g.groups), p0, std::min(P, p0 + cols))) {
@@ -233,13 +234,11 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Span<EValue*> args) 
   float* out = c.out->mutable_data_ptr<float>();
   int64_t* ind = c.ind->mutable_data_ptr<int64_t>();
   const int64_t plane_work = g.OH * g.OW * g.kh * g.kw;
-  parallel_for(g.planes, (int64_t{1} << 15) / std::max<int64_t>(plane_work, 1) + 1,
-               [&](int64_t p0, int64_t p1) {
-                 for (int64_t p = p0; p < p1; ++p) {
-                   max_pool_plane(g, in + p * g.H * g.W, out + p * g.OH * g.OW,
-                                  ind + p * g.OH * g.OW);
-                 }
-               });
+  parallel_for(g.planes, grain_for(plane_work), [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      max_pool_plane(g, in + p * g.H * g.W, out + p * g.OH * g.OW, ind + p * g.OH * g.OW);
+    }
+  });
 }
 
 void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> args) {

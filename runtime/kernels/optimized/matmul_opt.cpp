@@ -50,7 +50,7 @@ bool gemm_fp32(const GemmCall& g) {
   // Many small products (attention heads): one thread per run of items.
   bool ok = true;
   const int64_t item_work = g.n * g.m * (g.k > 0 ? g.k : 1);
-  parallel_for(g.batch, (int64_t{1} << 16) / item_work + 1, [&](int64_t b0, int64_t b1) {
+  parallel_for(g.batch, grain_for(item_work), [&](int64_t b0, int64_t b1) {
     for (int64_t i = b0; i < b1; ++i) {
       if (!gemm_item(g, i, true)) ok = false;
     }

@@ -15,10 +15,8 @@ namespace runtime {
 namespace optimized {
 namespace {
 
-// Rows per task so that a task has at least this many elements.
-constexpr int64_t kGrainElems = 16384;
-
-int64_t rows_grain(int64_t row_len) { return kGrainElems / (row_len > 0 ? row_len : 1) + 1; }
+// Rows per task: a few operations per element.
+int64_t rows_grain(int64_t row_len) { return grain_for(row_len, kMinTaskElems); }
 
 // y = (x - mean) * rstd * w + b with w, b optional.
 ET_SIMD_CLONES void row_affine(const float* x, int64_t n, float mean, float rstd, const float* w,

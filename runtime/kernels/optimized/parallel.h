@@ -10,6 +10,19 @@ namespace executorch {
 namespace runtime {
 namespace optimized {
 
+// The least work a chunk handed to another thread must carry. Waking a pool
+// thread costs microseconds on bare metal and far more in a VM with many
+// vCPUs (on a 16-vCPU KVM guest, chunks of ~16K elements made models of
+// tens of microseconds per op 10-60x slower at 16 threads than at 1), so a
+// chunk is worth it only at tens of microseconds of work.
+constexpr int64_t kMinTaskWork = int64_t{1} << 18;  // multiply-adds
+constexpr int64_t kMinTaskElems = int64_t{1} << 16; // elementwise elements
+
+// Items per chunk for items of `item_work` each (at least 1).
+inline int64_t grain_for(int64_t item_work, int64_t min_work = kMinTaskWork) {
+  return min_work / std::max<int64_t>(item_work, 1) + 1;
+}
+
 // Calls fn(begin, end) over consecutive chunks that cover [0, n), at most one
 // chunk per pool thread and none smaller than `grain` items (so small loops
 // stay on the calling thread, where a hand-off would cost more than it saves).

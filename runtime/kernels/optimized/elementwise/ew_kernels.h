@@ -7,6 +7,7 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 
 #include "../../portable/kernel_util.h"
+#include "../parallel.h"
 
 namespace executorch {
 namespace runtime {
@@ -36,7 +37,7 @@ void rsqrt_out(KernelRuntimeContext& ctx, Args args);
 void neg_out(KernelRuntimeContext& ctx, Args args);
 
 // Below this many elements a loop stays on the calling thread.
-constexpr int64_t kElementwiseGrain = 16 * 1024;
+constexpr int64_t kElementwiseGrain = kMinTaskElems;
 
 } // namespace optimized
 } // namespace runtime

@@ -16,7 +16,7 @@ namespace runtime {
 namespace optimized {
 namespace {
 
-constexpr int64_t kGrainElems = 16384;
+constexpr int64_t kGrainElems = kMinTaskElems;
 
 bool per_channel_ok(const Tensor* t) {
   return t == nullptr || t->scalar_type() == ScalarType::Float;

@@ -16,7 +16,7 @@ namespace runtime {
 namespace optimized {
 namespace {
 
-constexpr int64_t kGrainElems = 16384;
+constexpr int64_t kGrainElems = kMinTaskElems;
 // Columns accumulated at once in the (count, inner) case: a stack block.
 constexpr int64_t kColBlock = 512;
 
