@@ -12,9 +12,18 @@ out=${OUT:-$PWD/cpu-results}
 mkdir -p "$out"
 libdir=$(mktemp -d)
 tar -xJf "$carry/system-libs.tar.xz" -C "$libdir"
+# A library the host's loader already has is the host's: drop the copy
+# (USE_CARRIED_BLAS=1 keeps the carried BLAS, the build machine's).
+for lib in "$libdir"/*; do
+  name=$(basename "$lib")
+  case $name in libblas*|libopenblas*|libgfortran*|libquadmath*)
+    [ "${USE_CARRIED_BLAS:-0}" = 1 ] && continue ;;
+  esac
+  if ldconfig -p | grep -q "^[[:space:]]*$name "; then rm -f "$lib"; fi
+done
 # The BLAS is libblas.so.3 in the build's NEEDED list; OpenBLAS's also
 # needs libopenblas.so.0, packed under its real name.
-for real in "$libdir"/libopenblas*.so; do
+for real in "$libdir"/libopenblasp*.so; do
   [ -e "$real" ] && ln -sf "$(basename "$real")" "$libdir/libopenblas.so.0"
 done
 export LD_LIBRARY_PATH="$carry/runtime:$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -22,6 +31,7 @@ export LD_LIBRARY_PATH="$carry/runtime:$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PA
   echo "== host: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p')"
   echo "== commit: $("$carry/tools/executorch-run/executorch-run" --version 2>&1 | head -1)"
   ldd "$carry/runtime/libexecutorch.so.1" | grep -E 'blas|pthreadpool'
+  readlink -f "$(ldconfig -p | awk '/libblas.so.3 / {print $NF; exit}')" 2>/dev/null || true
   python3 -c 'import torch, onnxruntime; print("torch", torch.__version__, "ort", onnxruntime.__version__)'
 } | tee "$out/host.txt"
 stamp="cpu-compare-gpuhost-$(date -u +%Y-%m-%d)"
