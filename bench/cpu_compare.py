@@ -521,8 +521,16 @@ def machine_facts(build, ours):
         "executorch_run": sh([ours.exe, "--version"]), "build_dir": os.path.abspath(build),
         "executorch_run_mtime": os.stat(ours.exe).st_mtime,
         "buildtype": buildtype, "ours_threads_flag": ours.has_threads,
-        "commit": sh(["git", "-C", ROOT, "describe", "--always", "--dirty"]),
+        "commit": library_commit(ours) or sh(["git", "-C", ROOT, "describe", "--always",
+                                                   "--dirty"]),
     }
+
+
+def library_commit(ours):
+    """The commit the measured library was built from, as its --version names
+    it ("libexecutorch 2ee5273"): a packed build may run in another tree."""
+    m = re.search(r"libexecutorch ([0-9a-f]+(?:-dirty)?)", sh([ours.exe, "--version"]))
+    return m.group(1) if m else None
 
 
 # ------------------------------------------------------------------ the table
