@@ -21,7 +21,7 @@ OK_DECLARE(bmm_out)
 OK_DECLARE(addmm_out)
 OK_DECLARE(linear_out)
 
-// conv_opt.cpp
+// conv_opt.cpp, pool_opt.cpp
 OK_DECLARE(convolution_out)
 OK_DECLARE(max_pool2d_with_indices_out)
 

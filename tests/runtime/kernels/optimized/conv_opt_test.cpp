@@ -56,6 +56,12 @@ const Conv kCases[] = {
     {1, 16, 14, 14, 16, 3, 3, 16, 1, 1, 1, true},  // depthwise
     {1, 16, 14, 14, 16, 3, 3, 16, 2, 1, 1, false}, // depthwise, strided
     {1, 8, 9, 9, 16, 5, 5, 8, 1, 2, 1, true},      // depthwise, multiplier 2
+    {1, 4, 2, 2, 4, 3, 3, 4, 1, 1, 1, true},       // depthwise, a 2x2 plane
+    {1, 4, 7, 5, 4, 3, 3, 4, 2, 1, 2, true},       // depthwise, strided and dilated
+    {1, 3, 11, 13, 3, 5, 5, 3, 3, 2, 1, false},    // depthwise, stride 3
+    {1, 4, 6, 6, 4, 3, 3, 4, 1, 3, 1, true},       // depthwise, padding past the kernel
+    {1, 2, 600, 600, 2, 3, 3, 2, 1, 1, 1, true},   // depthwise in bands of rows
+    {1, 2, 530, 300, 4, 3, 3, 2, 2, 1, 1, true},   // the same, strided, multiplier 2
     {1, 8, 12, 12, 12, 3, 3, 4, 1, 1, 1, true},    // grouped
     {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
     {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
@@ -98,7 +104,9 @@ TEST_P(ConvOpt, MaxPoolMatchesPortable) {
   const Pool pools[] = {
       {{1, 8, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 17, 13}, 2, 2, 0, 1, true},
       {{4, 9, 9}, 3, 1, 1, 2, false},      {{1, 16, 64, 64}, 3, 2, 1, 1, true},
-      {{0, 2, 4, 4}, 2, 2, 0, 1, false},
+      {{0, 2, 4, 4}, 2, 2, 0, 1, false},   {{1, 2, 300, 300}, 3, 1, 1, 1, false}, // in bands
+      {{1, 3, 10, 11}, 3, 3, 1, 1, true},  {{2, 2, 9, 9}, 2, 2, 1, 1, false},
+      {{1, 4, 12, 12}, 3, 2, 1, 2, true},
   };
   uint32_t seed = 500;
   for (const Pool& pl : pools) {
@@ -106,9 +114,19 @@ TEST_P(ConvOpt, MaxPoolMatchesPortable) {
         "aten::max_pool2d_with_indices.out",
         [&](Case& c, std::mt19937& rng) {
           TT* x = c.tensor(random_tensor(ScalarType::Float, pl.shape, rng));
-          if (x->impl->numel() > 5) { // a NaN and a tie must follow the same rules
-            x->data<float>()[3] = NAN;
-            x->data<float>()[5] = x->data<float>()[4];
+          const int64_t n = x->impl->numel();
+          if (n > 5) { // NaNs and ties, at the edge and inside, follow the same rules
+            float* v = x->data<float>();
+            // Windows with only -inf inside (the top rows; all of the second
+            // plane): a padded sample must not win.
+            const int64_t w = pl.shape.back(), plane = w * pl.shape[pl.shape.size() - 2];
+            std::fill(v, v + std::min<int64_t>(n, 2 * w), -INFINITY);
+            std::fill(v + std::min(n, plane), v + std::min(n, 2 * plane), -INFINITY);
+            v[3] = NAN;
+            v[5] = v[4];
+            v[n / 2] = NAN;
+            v[n / 2 + 2] = v[n / 2 + 1] = v[n / 3];
+            std::fill(v + n / 4, v + n / 4 + 5, -INFINITY);
           }
           c.arg_tensor(x);
           c.arg_ints({pl.k, pl.k});
