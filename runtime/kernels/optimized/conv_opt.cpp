@@ -10,8 +10,9 @@
 #include "blas_gemm.h"
 #include "conv_depthwise.h"
 #include "optimized_ops.h"
+#include "phase_split.h"
 #include "parallel.h"
-#include "window_range.h"
+#include "simd.h"
 
 namespace executorch {
 namespace runtime {
@@ -21,10 +22,12 @@ namespace {
 using portable::ConvCall;
 using portable::ConvGeom;
 
-// im2col scratch per pool thread, in floats (4 MiB): chunks of output columns
-// are sized to fit, so the scratch never grows past this however large the
-// convolution is.
+// im2col scratch per pool thread, in floats (4 MiB): chunks of output rows
+// are sized to fit. A chunk is at least one output row, so the scratch may
+// reach kMaxScratchFloats (16 MiB) for very wide rows; past that the
+// convolution takes the portable loop.
 constexpr int64_t kScratchFloats = int64_t{1} << 20;
+constexpr int64_t kMaxScratchFloats = int64_t{4} << 20;
 
 // One (batch, group) plane of a convolution and where its data lives.
 struct Plane {
@@ -43,65 +46,61 @@ Plane plane(const ConvCall& c, int64_t n, int64_t grp) {
                c.out->mutable_data_ptr<float>() + (n * g.OC + grp * ocg) * g.OH * g.OW};
 }
 
-// One row (ic, kh, kw) of the unfolded input over output columns [p0, p1):
-// zeros where the kernel tap falls in the padding, else the input sample.
-void im2col_row(const ConvGeom& g, const float* plane, int64_t kh, int64_t kw, int64_t p0,
-                int64_t p1, float* dst) {
-  int64_t ow_lo, ow_hi;
-  valid_range(g.OW, g.W, g.sw, g.pw, kw * g.dw, &ow_lo, &ow_hi);
-  for (int64_t oh = p0 / g.OW; oh * g.OW < p1; ++oh) {
-    const int64_t first = std::max(p0, oh * g.OW), last = std::min(p1, (oh + 1) * g.OW);
-    float* d = dst + oh * g.OW - p0; // d[ow] is column (oh, ow)
-    const int64_t b = first - oh * g.OW, e = last - oh * g.OW;
-    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-    if (ih < 0 || ih >= g.H) {
-      std::fill(d + b, d + e, 0.0f);
-      continue;
-    }
-    const int64_t lo = std::min(std::max(b, ow_lo), e), hi = std::max(std::min(e, ow_hi), lo);
-    std::fill(d + b, d + lo, 0.0f);
-    const float* src = plane + ih * g.W - g.pw + kw * g.dw;
-    if (g.sw == 1) {
-      std::copy(src + lo, src + hi, d + lo);
-    } else {
-      for (int64_t ow = lo; ow < hi; ++ow) d[ow] = src[ow * g.sw];
-    }
-    std::fill(d + hi, d + e, 0.0f);
+bool pointwise(const ConvGeom& g) {
+  return g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
+}
+
+void fill_bias(const ConvGeom& g, const Plane& p, int64_t p0, int64_t p1) {
+  const int64_t ocg = g.OC / g.groups, P = g.OH * g.OW;
+  for (int64_t oc = 0; oc < ocg; ++oc) {
+    std::fill(p.out + oc * P + p0, p.out + oc * P + p1, p.bias != nullptr ? p.bias[oc] : 0.0f);
   }
 }
 
-// Rows (ic, kh, kw) x output columns [p0, p1) of the unfolded input.
-void im2col(const ConvGeom& g, const float* in, int64_t p0, int64_t p1, float* col) {
-  const int64_t cols = p1 - p0;
+// Output columns [p0, p1) of one pointwise plane: bias, then the product of
+// the weights and the input's columns added.
+bool pointwise_chunk(const ConvGeom& g, const Plane& p, int64_t p0, int64_t p1) {
+  fill_bias(g, p, p0, p1);
+  return sgemm_serial(false, g.OC / g.groups, p1 - p0, g.ICg, 1.0f, p.w, g.ICg, p.in + p0,
+                      g.H * g.W, 1.0f, p.out + p0, g.OH * g.OW);
+}
+
+struct Scratch {
+  std::vector<float> split, col;
+};
+
+// The unfolded input of output rows [oh0, oh0 + rows): row (ic, kh, kw) is
+// tap (kh, kw) of channel ic, read from the channel's stride phases.
+ET_SIMD_CLONES void im2col_band(const ConvGeom& g, const PhaseSplit& s, const float* in,
+                                int64_t oh0, int64_t rows, Scratch* sc) {
+  const int64_t n = rows * g.OW, ws = s.width();
+  float* col = sc->col.data();
   for (int64_t ic = 0; ic < g.ICg; ++ic) {
+    float* split = sc->split.data() + ic * s.floats();
+    s.fill(in + ic * g.H * g.W, oh0, 0.0f, split);
     for (int64_t kh = 0; kh < g.KH; ++kh) {
-      for (int64_t kw = 0; kw < g.KW; ++kw) {
-        im2col_row(g, in + ic * g.H * g.W, kh, kw, p0, p1,
-                   col + ((ic * g.KH + kh) * g.KW + kw) * cols);
+      for (int64_t kw = 0; kw < g.KW; ++kw, col += n) {
+        const float* src = s.tap(split, kh, kw);
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t ow = 0; ow < g.OW; ++ow) col[r * g.OW + ow] = src[r * ws + ow];
+        }
       }
     }
   }
 }
 
-bool pointwise(const ConvGeom& g) {
-  return g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
-}
-
-// Output columns [p0, p1) of one plane: bias, then the product added.
-bool gemm_chunk(const ConvGeom& g, const Plane& p, int64_t p0, int64_t p1) {
-  const int64_t ocg = g.OC / g.groups, P = g.OH * g.OW, K = g.ICg * g.KH * g.KW;
-  for (int64_t oc = 0; oc < ocg; ++oc) {
-    std::fill(p.out + oc * P + p0, p.out + oc * P + p1, p.bias != nullptr ? p.bias[oc] : 0.0f);
-  }
-  if (pointwise(g)) {
-    return sgemm_serial(false, ocg, p1 - p0, K, 1.0f, p.w, K, p.in + p0, g.H * g.W, 1.0f,
-                        p.out + p0, P);
-  }
-  thread_local std::vector<float> scratch;
-  scratch.resize(static_cast<size_t>(K * (p1 - p0)));
-  im2col(g, p.in, p0, p1, scratch.data());
-  return sgemm_serial(false, ocg, p1 - p0, K, 1.0f, p.w, K, scratch.data(), p1 - p0, 1.0f,
-                      p.out + p0, P);
+// Output rows [oh0, oh0 + rows) of one plane: bias, then the product of the
+// weights and the unfolded input added.
+bool im2col_chunk(const ConvGeom& g, const PhaseSplit& s, const Plane& p, int64_t oh0,
+                  int64_t rows) {
+  const int64_t K = g.ICg * g.KH * g.KW, n = rows * g.OW, p0 = oh0 * g.OW;
+  thread_local Scratch sc;
+  sc.split.resize(static_cast<size_t>(g.ICg * s.floats()));
+  sc.col.resize(static_cast<size_t>(K * n));
+  im2col_band(g, s, p.in, oh0, rows, &sc);
+  fill_bias(g, p, p0, p0 + n);
+  return sgemm_serial(false, g.OC / g.groups, n, K, 1.0f, p.w, K, sc.col.data(), n, 1.0f,
+                      p.out + p0, g.OH * g.OW);
 }
 
 // Columns per chunk: bounded by the scratch, and small enough that a single
@@ -124,20 +123,34 @@ bool conv_fp32(const ConvCall& c) {
   const ConvGeom& g = c.g;
   const int64_t planes = g.N * g.groups, ocg = g.OC / g.groups, P = g.OH * g.OW;
   if (planes == 0 || P == 0 || ocg == 0) return true;
-  const int64_t work = ocg * P * g.ICg * g.KH * g.KW; // multiply-adds per plane
   if (depthwise_fp32(c)) return true;
+  const int64_t work = ocg * P * g.ICg * g.KH * g.KW; // multiply-adds per plane
+  // Chunks of whole output rows unless pointwise (no unfolding: any columns).
+  const bool direct = pointwise(g);
   const int64_t cols = chunk_columns(g, planes);
-  const int64_t chunks = (P + cols - 1) / cols;
-  const int64_t task_work = std::max<int64_t>(1, work / chunks);
+  const int64_t rows = std::max<int64_t>(1, cols / g.OW);
+  const int64_t step = direct ? cols : rows * g.OW, chunks = (P + step - 1) / step;
+  const PhaseSplit split(Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh,
+                                g.dw},
+                         INT64_MAX, rows);
+  // A single output row whose unfolding (or input rows) would outgrow the
+  // scratch bound: the portable loop, which needs none.
+  const int64_t K = g.ICg * g.KH * g.KW;
+  if (!direct && (K * rows * g.OW > kMaxScratchFloats || g.ICg * split.floats() > kMaxScratchFloats)) {
+    return false;
+  }
   bool ok = true;
-  parallel_for(planes * chunks, grain_for(task_work), [&](int64_t t0, int64_t t1) {
-    for (int64_t t = t0; t < t1; ++t) {
-      const int64_t q = t / chunks, p0 = (t % chunks) * cols;
-      if (!gemm_chunk(g, plane(c, q / g.groups, q % g.groups), p0, std::min(P, p0 + cols))) {
-        ok = false;
-      }
-    }
-  });
+  parallel_for(planes * chunks, grain_for(std::max<int64_t>(1, work / chunks)),
+               [&](int64_t t0, int64_t t1) {
+                 for (int64_t t = t0; t < t1; ++t) {
+                   const Plane p = plane(c, t / chunks / g.groups, t / chunks % g.groups);
+                   const int64_t p0 = (t % chunks) * step, p1 = std::min(P, p0 + step);
+                   const bool done = direct ? pointwise_chunk(g, p, p0, p1)
+                                            : im2col_chunk(g, split, p, p0 / g.OW,
+                                                           (p1 - p0) / g.OW);
+                   if (!done) ok = false;
+                 }
+               });
   return ok;
 }
 

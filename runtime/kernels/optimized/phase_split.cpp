@@ -6,13 +6,13 @@ namespace executorch {
 namespace runtime {
 namespace optimized {
 
-PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats) : w_(w) {
+PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows) : w_(w) {
   const int64_t wp = (w.OW - 1) * w.sw + (w.KW - 1) * w.dw + 1; // padded columns read
   ws_ = (wp + w.sw - 1) / w.sw;
   qh_ = (w.KH - 1) * w.dh / w.sh;
   qw_ = (w.KW - 1) * w.dw / w.sw;
   const int64_t phase_rows_fit = std::max<int64_t>(1, max_floats / (w.sh * w.sw * ws_));
-  band_ = std::max<int64_t>(1, std::min(w.OH, phase_rows_fit - qh_));
+  band_ = std::max<int64_t>(1, std::min({w.OH, max_rows, phase_rows_fit - qh_}));
   hs_ = band_ + qh_;
   // qw of slack: the dropped columns of the last row read past the block.
   floats_ = w.sh * w.sw * hs_ * ws_ + qw_;

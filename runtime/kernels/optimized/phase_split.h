@@ -22,8 +22,9 @@ struct Window {
 
 class PhaseSplit {
  public:
-  // Bands of output rows are sized so the split stays near max_floats.
-  PhaseSplit(const Window& w, int64_t max_floats);
+  // Bands of output rows are sized so the split stays near max_floats, and
+  // hold at most max_rows rows.
+  PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows = INT64_MAX);
 
   int64_t band() const { return band_; }    // output rows per band
   int64_t width() const { return ws_; }     // floats per computed output row

@@ -66,6 +66,7 @@ const Conv kCases[] = {
     {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
     {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
     {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, true},       // empty batch
+    {1, 64, 3, 7300, 2, 3, 3, 1, 1, 1, 1, true},   // one row's unfolding past the scratch
     {1, 1, 8, 8, 2, 3, 3, 1, 1, 0, 1, true},       // one input channel
 };
 
