@@ -241,7 +241,9 @@ Error fill_state(MethodState* ms, const LoadBackendOptionsMap* backend_options,
       ET_CHECK_OK_OR_RETURN_ERROR(init_delegate(ms, i, backend_options));
     }
   }
-  return build_instructions(ms, kernel_registry);
+  ET_CHECK_OK_OR_RETURN_ERROR(build_instructions(ms, kernel_registry));
+  fold_constant_layouts(ms);
+  return Error::Ok;
 }
 
 } // namespace

@@ -104,6 +104,11 @@ Error parse_values(MethodState* ms);
 // arguments, and 1 for the call itself.
 uint64_t call_work(Span<EValue*> args);
 
+// Runs the layout kernels whose input is a constant (permute_copy of
+// weights) once, now, and makes their slots no-ops (method_fold.cpp).
+// Returns how many it folded; a call it cannot fold is left to run.
+size_t fold_constant_layouts(MethodState* ms);
+
 // Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
 // and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
