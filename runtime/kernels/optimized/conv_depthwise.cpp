@@ -62,8 +62,8 @@ void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, co
     const int64_t rows = std::min(s.band(), g.OH - oh0);
     s.fill(in, oh0, 0.0f, scratch->split.data());
     for (int64_t oc = 0; oc < ocg; ++oc) {
-      band_taps(g, s, scratch->split.data(), w + oc * taps, bias != nullptr ? bias[oc] : 0.0f,
-                rows, scratch->acc.data());
+      band_taps(g, s, scratch->split.data(), w + oc * taps, bias != nullptr ? bias[oc] : 0.0f, rows,
+                scratch->acc.data());
       float* o = out + oc * P + oh0 * g.OW;
       for (int64_t r = 0; r < rows; ++r) std::copy(acc + r * ws, acc + r * ws + g.OW, o + r * g.OW);
     }

@@ -130,27 +130,27 @@ bool conv_fp32(const ConvCall& c) {
   const int64_t cols = chunk_columns(g, planes);
   const int64_t rows = std::max<int64_t>(1, cols / g.OW);
   const int64_t step = direct ? cols : rows * g.OW, chunks = (P + step - 1) / step;
-  const PhaseSplit split(Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh,
-                                g.dw},
-                         INT64_MAX, rows);
+  const PhaseSplit split(
+      Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw}, INT64_MAX,
+      rows);
   // A single output row whose unfolding (or input rows) would outgrow the
   // scratch bound: the portable loop, which needs none.
   const int64_t K = g.ICg * g.KH * g.KW;
-  if (!direct && (K * rows * g.OW > kMaxScratchFloats || g.ICg * split.floats() > kMaxScratchFloats)) {
+  if (!direct &&
+      (K * rows * g.OW > kMaxScratchFloats || g.ICg * split.floats() > kMaxScratchFloats)) {
     return false;
   }
   bool ok = true;
-  parallel_for(planes * chunks, grain_for(std::max<int64_t>(1, work / chunks)),
-               [&](int64_t t0, int64_t t1) {
-                 for (int64_t t = t0; t < t1; ++t) {
-                   const Plane p = plane(c, t / chunks / g.groups, t / chunks % g.groups);
-                   const int64_t p0 = (t % chunks) * step, p1 = std::min(P, p0 + step);
-                   const bool done = direct ? pointwise_chunk(g, p, p0, p1)
-                                            : im2col_chunk(g, split, p, p0 / g.OW,
-                                                           (p1 - p0) / g.OW);
-                   if (!done) ok = false;
-                 }
-               });
+  parallel_for(
+      planes * chunks, grain_for(std::max<int64_t>(1, work / chunks)), [&](int64_t t0, int64_t t1) {
+        for (int64_t t = t0; t < t1; ++t) {
+          const Plane p = plane(c, t / chunks / g.groups, t / chunks % g.groups);
+          const int64_t p0 = (t % chunks) * step, p1 = std::min(P, p0 + step);
+          const bool done = direct ? pointwise_chunk(g, p, p0, p1)
+                                   : im2col_chunk(g, split, p, p0 / g.OW, (p1 - p0) / g.OW);
+          if (!done) ok = false;
+        }
+      });
   return ok;
 }
 

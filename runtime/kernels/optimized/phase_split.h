@@ -26,8 +26,8 @@ class PhaseSplit {
   // hold at most max_rows rows.
   PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows = INT64_MAX);
 
-  int64_t band() const { return band_; }    // output rows per band
-  int64_t width() const { return ws_; }     // floats per computed output row
+  int64_t band() const { return band_; }     // output rows per band
+  int64_t width() const { return ws_; }      // floats per computed output row
   int64_t floats() const { return floats_; } // split floats per band
 
   // The phases of the rows the band from output row oh0 reads; `pad` where

@@ -38,8 +38,8 @@ inline void fold_tap(float* __restrict best, int32_t* __restrict at, const float
   }
 }
 
-ET_SIMD_CLONES void fold_band(const PoolGeom& g, const PhaseSplit& s, const float* split,
-                              int64_t n, float* best, int32_t* at) {
+ET_SIMD_CLONES void fold_band(const PoolGeom& g, const PhaseSplit& s, const float* split, int64_t n,
+                              float* best, int32_t* at) {
   std::fill(best, best + n, -INFINITY);
   std::fill(at, at + n, int32_t{-1});
   for (int64_t kh = 0; kh < g.kh; ++kh) {
@@ -122,8 +122,8 @@ void store_band(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
 }
 
 void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
-                    const std::vector<int64_t>& offsets, const float* in, float* out,
-                    int64_t* ind, Scratch* sc) {
+                    const std::vector<int64_t>& offsets, const float* in, float* out, int64_t* ind,
+                    Scratch* sc) {
   sc->split.resize(static_cast<size_t>(s.floats()));
   sc->best.resize(static_cast<size_t>(s.band() * s.width()));
   sc->at.resize(sc->best.size());

@@ -26,8 +26,7 @@ void already_folded(KernelRuntimeContext&, Span<EValue*>) {}
 
 bool is_layout_op(const fb::Operator* op) {
   const char* ov = op->overload() != nullptr ? op->overload()->c_str() : "";
-  return std::strcmp(op->name()->c_str(), "aten::permute_copy") == 0 &&
-         std::strcmp(ov, "out") == 0;
+  return std::strcmp(op->name()->c_str(), "aten::permute_copy") == 0 && std::strcmp(ov, "out") == 0;
 }
 
 const fb::Tensor* tensor_at(const MethodState* ms, int32_t vi) {

@@ -92,8 +92,8 @@ Outcome load_and_run(const ProgramDesc& desc, int executes) {
   if (!program.ok()) return r;
   MethodMemory mem(*program->method_meta("forward"));
   g_permute_calls = 0;
-  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
-                                     kernels());
+  auto method =
+      program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr, kernels());
   EXPECT_EQ(method.error(), Error::Ok);
   if (!method.ok()) return r;
   r.calls_at_load = g_permute_calls;
