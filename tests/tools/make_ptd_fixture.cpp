@@ -4,6 +4,7 @@
 //   DIR/b.ptd         "b" = [10, 20, 30, 40]
 // Ones in, with both files, give [12, 23, 34, 45]. Also, for other cases:
 //   DIR/delegate.pte  forward(x) runs one delegate for "NoSuchBackend"
+//   DIR/cuda_delegate.pte  the same for "CudaBackend" (native code)
 //   DIR/scalar.pte    forward(x: float32[2], n: Int = 2) = x + n * x
 //   DIR/big.pte       forward(x: float32[100]) = x + x
 //   DIR/huge.pte      forward() returns a 1 GiB planned uint8 tensor nothing
@@ -106,6 +107,10 @@ int main(int argc, char** argv) {
     dp.header_length = 0;
   }
 
+  // The same delegate under the id of a native-code backend.
+  ProgramDesc cp = dp;
+  cp.methods[0].delegates[0].id = "CudaBackend";
+
   // A traced Int input used as add's alpha.
   ProgramDesc sp;
   {
@@ -169,6 +174,7 @@ int main(int argc, char** argv) {
 
   const bool ok = write_file(dir + "/huge.pte", serialize(hp)) &&
                   write_file(dir + "/delegate.pte", serialize(dp)) &&
+                  write_file(dir + "/cuda_delegate.pte", serialize(cp)) &&
                   write_file(dir + "/scalar.pte", serialize(sp)) &&
                   write_file(dir + "/big.pte", serialize(bp)) &&
                   write_file(dir + "/external.pte", serialize(p)) &&

@@ -412,6 +412,33 @@ def case_delegate():
         fails(pte, contains=("NoSuchBackend",))
 
 
+def case_native_code():
+    """--info says which delegates carry native code; --refuse-native-code
+    and EXECUTORCH_REFUSE_NATIVE_CODE refuse them (NotSupported, whether or
+    not the backend is installed) and leave other programs alone."""
+    with tempfile.TemporaryDirectory() as d:
+        fixtures(d)
+        cuda = os.path.join(d, "cuda_delegate.pte")
+        other = os.path.join(d, "delegate.pte")
+        yes = ("      native code: yes (CudaBackend runs a shared object from the "
+               "program when it is loaded)")
+        out = ok("--info", cuda)
+        check(yes in out.splitlines(), "--info shows the native-code line")
+        out = ok("--info", "--refuse-native-code", cuda)
+        check(yes + ", refused here" in out.splitlines(), "--info says it is refused")
+        out = ok("--info", other)
+        check("      native code: no" in out.splitlines(), "NoSuchBackend runs no native code")
+        for extra, env in ((["--refuse-native-code"], None),
+                           ([], {"EXECUTORCH_REFUSE_NATIVE_CODE": "1"})):
+            fails(cuda, *extra, env=env, error="NotSupported",
+                  contains=("CudaBackend", "native code"))
+            # A program without native code is not refused (it fails later,
+            # for its missing backend).
+            fails(other, *extra, env=env, error="NotFound", contains=("NoSuchBackend",))
+            ok(ADD, "--input", "2", "--input", "3", *extra, env=env)
+        check("--refuse-native-code" in ok("--help"), "--help lists the flag")
+
+
 def case_scalar_input():
     with tempfile.TemporaryDirectory() as d:
         pte = os.path.join(fixtures(d), "scalar.pte")

@@ -1,9 +1,11 @@
 // --info: a program's methods with their inputs, outputs, operators,
-// delegates (and whether each backend is here) and planned buffers.
+// delegates (whether each backend is here, whether it runs native code) and
+// planned buffers.
 #include <cinttypes>
 #include <cstdio>
 #include <string>
 
+#include <executorch/runtime/backend/native_code_policy.h>
 #include <executorch/runtime/executor/method_meta.h>
 #include <executorch/runtime/kernel/builtin_kernels.h>
 
@@ -60,6 +62,18 @@ void print_operators(const rt::MethodMeta& m) {
   }
 }
 
+// Whether loading the delegate runs code from the file: what a service that
+// loads files it did not make needs to know (--refuse-native-code).
+void print_native_code(const char* backend) {
+  const char* what = rt::backend_native_code_description(backend);
+  if (what == nullptr) {
+    std::printf("      native code: no\n");
+  } else {
+    std::printf("      native code: yes (%s %s)%s\n", backend, what,
+                rt::refuses_native_code() ? ", refused here" : "");
+  }
+}
+
 void print_delegates(const rt::MethodMeta& m) {
   std::printf("  delegates: %zu\n", m.num_backends());
   for (size_t i = 0; i < m.num_backends(); ++i) {
@@ -73,6 +87,7 @@ void print_delegates(const rt::MethodMeta& m) {
                 !s.registered
                     ? "not registered"
                     : (s.available ? "registered, available" : "registered, not available"));
+    print_native_code(b.get());
   }
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include <executorch/extension/memory_allocator/memory_budget.h>
+#include <executorch/runtime/backend/native_code_policy.h>
 #include <executorch/runtime/platform/build_info.h>
 #include <executorch/runtime/platform/runtime.h>
 
@@ -75,6 +76,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                "List the registered backends and whether each is available");
   app.add_flag("--no-plugins", o.no_plugins,
                "Do not dlopen optional backend libraries (the CUDA backend)");
+  app.add_flag("--refuse-native-code", o.refuse_native_code,
+               "Refuse programs whose delegates run native code from the file "
+               "(CudaBackend); also $EXECUTORCH_REFUSE_NATIVE_CODE=1");
   app.add_flag("-v,--verbose", o.verbose, "Show the runtime's log and notes");
   app.set_version_flag("--version",
                        std::string(kProg) + " " + EXECUTORCH_RUN_VERSION + " (libexecutorch " +
@@ -158,6 +162,9 @@ int main(int argc, char** argv) {
   }
   rt::runtime_init();
   install_log_sink(o.verbose);
+  if (o.refuse_native_code) {
+    rt::set_refuse_native_code(true);
+  }
   if (!o.no_plugins) {
     load_plugins(kProg, o.verbose);
   }

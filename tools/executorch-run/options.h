@@ -23,6 +23,7 @@ struct Options {
   bool backends = false;
   bool verbose = false;
   bool no_plugins = false;
+  bool refuse_native_code = false;
   std::vector<std::string> backend_options;
   size_t memory_limit = 0; // set by main(): --memory-limit or the default
   uint32_t threads = 0;    // set by main(): --threads; 0 keeps the pool's default size

@@ -22,6 +22,13 @@ PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows) : 
     col_lo_.push_back((w.pw - b + w.sw - 1) / w.sw);
     col_hi_.push_back(std::min(ws_, (w.W + w.pw - b + w.sw - 1) / w.sw));
   }
+  for (int64_t kh = 0; kh < w.KH; ++kh) {
+    for (int64_t kw = 0; kw < w.KW; ++kw) {
+      const int64_t r = kh * w.dh, c = kw * w.dw;
+      tap_offset_.push_back(((r % w.sh) * w.sw + c % w.sw) * hs_ * ws_ + (r / w.sh) * ws_ +
+                            c / w.sw);
+    }
+  }
 }
 
 // One padded input row (null: all padding) into its sw column phases,
@@ -29,10 +36,21 @@ PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows) : 
 void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t stride) const {
   for (int64_t b = 0; b < w_.sw; ++b) {
     float* d = dst + b * stride;
-    std::fill(d, d + ws_, pad);
-    if (src == nullptr) continue;
-    const int64_t shift = b - w_.pw;
-    for (int64_t j = col_lo_[b]; j < col_hi_[b]; ++j) d[j] = src[j * w_.sw + shift];
+    if (src == nullptr) {
+      std::fill(d, d + ws_, pad);
+      continue;
+    }
+    const int64_t shift = b - w_.pw, lo = std::min(col_lo_[b], ws_), hi = std::max(lo, col_hi_[b]);
+    std::fill(d, d + lo, pad);
+    // Strides 1 and 2 (nearly every model) as constants, so the copy vectorizes.
+    if (w_.sw == 1) {
+      std::copy(src + lo + shift, src + hi + shift, d + lo);
+    } else if (w_.sw == 2) {
+      for (int64_t j = lo; j < hi; ++j) d[j] = src[j * 2 + shift];
+    } else {
+      for (int64_t j = lo; j < hi; ++j) d[j] = src[j * w_.sw + shift];
+    }
+    std::fill(d + hi, d + ws_, pad);
   }
 }
 
@@ -46,11 +64,6 @@ void PhaseSplit::fill(const float* in, int64_t oh0, float pad, float* split) con
     }
   }
   std::fill(split + w_.sh * w_.sw * block, split + floats_, pad);
-}
-
-const float* PhaseSplit::tap(const float* split, int64_t kh, int64_t kw) const {
-  const int64_t r = kh * w_.dh, c = kw * w_.dw;
-  return split + ((r % w_.sh) * w_.sw + c % w_.sw) * hs_ * ws_ + (r / w_.sh) * ws_ + c / w_.sw;
 }
 
 } // namespace optimized

@@ -8,6 +8,7 @@
 // for planes a few columns wide. The columns past OW are computed and dropped.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,7 +37,9 @@ class PhaseSplit {
 
   // Where tap (kh, kw) of output (oh0, 0) is in a band's split: that tap of
   // output i (flat over rows of width()) is at the result + i.
-  const float* tap(const float* split, int64_t kh, int64_t kw) const;
+  const float* tap(const float* split, int64_t kh, int64_t kw) const {
+    return split + tap_offset_[static_cast<size_t>(kh * w_.KW + kw)];
+  }
 
  private:
   void fill_row(const float* src, float pad, float* dst, int64_t stride) const;
@@ -45,6 +48,8 @@ class PhaseSplit {
   int64_t ws_, qh_, qw_, band_, hs_, floats_;
   // Per column phase b: the phase's entries [lo, hi) that are input columns.
   std::vector<int64_t> col_lo_, col_hi_;
+  // Per tap kh * KW + kw: where output (oh0, 0) reads it in a band's split.
+  std::vector<int64_t> tap_offset_;
 };
 
 } // namespace optimized

@@ -34,6 +34,30 @@ inline bool checked_add(T a, T b, T* out) {
   return true;
 }
 
+// The largest size_t, as the 64-bit type file fields are read in.
+constexpr uint64_t kSizeMax = std::numeric_limits<size_t>::max();
+
+// Whether a 64-bit size, offset or count read from a file fits size_t (and
+// `limit`, which tests set to UINT32_MAX to play a 32-bit host). On i386 or
+// armhf a value above 4 GiB would otherwise wrap to a small size.
+constexpr bool fits_size_t(uint64_t v, uint64_t limit = kSizeMax) {
+  return v <= limit && v <= kSizeMax;
+}
+
+// *out = v; false (and *out untouched) when v does not fit size_t or limit.
+inline bool to_size(uint64_t v, size_t* out, uint64_t limit = kSizeMax) {
+  if (!fits_size_t(v, limit)) {
+    return false;
+  }
+  *out = static_cast<size_t>(v);
+  return true;
+}
+
+// The same for signed fields (int64_t sizes, off_t): a negative never fits.
+inline bool to_size_signed(int64_t v, size_t* out, uint64_t limit = kSizeMax) {
+  return v >= 0 && to_size(static_cast<uint64_t>(v), out, limit);
+}
+
 // a + b, or the largest uint64_t when that overflows (for counters).
 inline uint64_t saturating_add(uint64_t a, uint64_t b) {
   uint64_t r;

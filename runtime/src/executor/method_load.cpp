@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include <executorch/runtime/backend/native_code_policy.h>
 #include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -33,11 +34,25 @@ MethodState::~MethodState() {
 
 namespace {
 
+// Checked before the backend is looked up or sees the payload, so a refused
+// program fails the same way whether or not its backend is installed.
+Error check_native_code_policy(const char* id, uint32_t index) {
+  if (!backend_runs_native_code(id) || !refuses_native_code()) {
+    return Error::Ok;
+  }
+  ET_LOG(Error,
+         "Delegate %u for backend '%s' carries native code, which this process refuses "
+         "(set_refuse_native_code / EXECUTORCH_REFUSE_NATIVE_CODE)",
+         index, id);
+  return Error::NotSupported;
+}
+
 Error init_delegate(MethodState* ms, uint32_t index, const LoadBackendOptionsMap* backend_options) {
   const ProgramState* ps = ms->program;
   MemoryAllocator* alloc = ms->memory->method_allocator();
   const fb::BackendDelegate* d = ms->plan->delegates()->Get(index);
   const char* id = d->id()->c_str();
+  ET_CHECK_OK_OR_RETURN_ERROR(check_native_code_policy(id, index));
   BackendInterface* backend = get_backend_class(id);
   ET_CHECK_OR_RETURN_ERROR(backend != nullptr, NotFound,
                            "Backend '%s' (delegate %u) is not registered", id, index);

@@ -138,6 +138,7 @@ Error load_mutable_into_planned(MethodState* ms, const fb::Tensor* t, etensor::D
   const auto* sub = ps->fb->mutable_data_segments()->Get(0);
   const auto* seg = ps->fb->segments()->Get(sub->segment_index());
   const uint64_t off = sub->offsets()->Get(t->data_buffer_idx());
+  // Fits size_t: validation put the range inside the file, whose size is one.
   auto data = ps->loader->load(
       ps->segment_base_offset + seg->offset() + off, nbytes,
       DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Mutable, sub->segment_index()));
@@ -157,8 +158,14 @@ Error resolve_planned(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, si
   HierarchicalAllocator* planned = ms->memory->planned_memory();
   ET_CHECK_OR_RETURN_ERROR(planned != nullptr, InvalidArgument,
                            "Value %u is memory-planned but no planned memory was given", vi);
+  // Validation bounds the offset by the planned size, which is 64-bit: on a
+  // 32-bit host it could still wrap to a wrong address in the caller's buffer.
+  size_t offset = 0;
+  ET_CHECK_OR_RETURN_ERROR(to_size(planned_offset(a), &offset), MemoryAllocationFailed,
+                           "Value %u: planned offset %llu does not fit this host's size_t", vi,
+                           (unsigned long long)planned_offset(a));
   // memory_id is 1-based in the file; the caller's buffer 0 is mem_id 1.
-  auto addr = planned->get_offset_address(a->memory_id() - 1, planned_offset(a), nbytes);
+  auto addr = planned->get_offset_address(a->memory_id() - 1, offset, nbytes);
   ET_CHECK_OK_OR_RETURN_ERROR(addr.error(), "Value %u: planned buffer %u too small or missing", vi,
                               a->memory_id());
   impl->set_data(*addr);
@@ -205,6 +212,7 @@ Error resolve_constant(MethodState* ms, const fb::Tensor* t, TensorImpl* impl, u
   const ProgramState* ps = ms->program;
   const void* data = nullptr;
   if (ps->uses_constant_segment) {
+    // Validated inside the constant segment, which Program::load loaded whole.
     const uint64_t off = ps->fb->constant_segment()->offsets()->Get(t->data_buffer_idx());
     data = static_cast<const uint8_t*>(ps->constant_segment_data.data()) + off;
   } else {

@@ -60,14 +60,24 @@ Result<size_t> tensor_nbytes(const fb::Tensor* t) {
   }
   int64_t numel = 0;
   int64_t nbytes = 0;
-  // Keep bytes within 2^62: offsets and ends computed from them stay in
-  // int64_t and size_t.
   if (!checked_numel(rank == 0 ? nullptr : sizes->data(), rank, &numel) ||
-      !checked_mul<int64_t>(numel, int64_t(elem), &nbytes) || nbytes > kMaxTensorBytes) {
-    ET_LOG(Error, "Tensor byte size overflows (limit 2^62 bytes)");
+      !checked_mul<int64_t>(numel, int64_t(elem), &nbytes)) {
+    ET_LOG(Error, "Tensor byte size overflows int64_t");
     return Error::InvalidProgram;
   }
-  return static_cast<size_t>(nbytes);
+  return host_tensor_bytes(nbytes);
+}
+
+// Keep bytes within 2^62 (offsets and ends computed from them stay in
+// int64_t) and within what this host can address (a 32-bit size_t).
+Result<size_t> host_tensor_bytes(int64_t nbytes) {
+  size_t out = 0;
+  if (!to_size_signed(nbytes, &out, kMaxHostTensorBytes)) {
+    ET_LOG(Error, "Tensor of %lld bytes is over the limit of %llu bytes on this host",
+           (long long)nbytes, (unsigned long long)kMaxHostTensorBytes);
+    return Error::InvalidProgram;
+  }
+  return out;
 }
 
 Error check_tensor_strides(const fb::Tensor* t, uint32_t vi) {

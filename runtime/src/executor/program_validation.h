@@ -23,12 +23,21 @@ constexpr size_t kMaxValuesPerMethod = 1u << 24;
 constexpr size_t kMaxInstructionsPerMethod = 1u << 24;
 constexpr size_t kMaxOperatorNameLength = 256;
 constexpr int64_t kMaxTensorBytes = int64_t(1) << 62;
+// What this host can address: a 32-bit one holds no object over PTRDIFF_MAX
+// bytes, and TensorImpl keeps numel (<= bytes) in a 32-bit ssize_t there.
+constexpr uint64_t kMaxHostTensorBytes =
+    uint64_t(PTRDIFF_MAX) < uint64_t(kMaxTensorBytes) ? uint64_t(PTRDIFF_MAX)
+                                                      : uint64_t(kMaxTensorBytes);
 
 Error validate_program(const ProgramState& state);
 
 // Byte size of a tensor (numel * element size); InvalidProgram on a bad
-// dtype, rank, negative size or a size over kMaxTensorBytes.
+// dtype, rank, negative size or a size over kMaxHostTensorBytes.
 Result<size_t> tensor_nbytes(const executorch_flatbuffer::Tensor* t);
+
+// A tensor's 64-bit byte count as size_t; InvalidProgram, naming it, when
+// negative or over kMaxHostTensorBytes.
+Result<size_t> host_tensor_bytes(int64_t nbytes);
 
 // InvalidProgram, naming the value, when a dense stride of the tensor does
 // not fit the 32-bit stride type (call after its dim order is checked).

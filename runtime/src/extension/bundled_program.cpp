@@ -75,8 +75,10 @@ Error check_tensor(const fb::Tensor& t, const char* what, size_t index, CheckedT
   ET_CHECK_OR_RETURN_ERROR(checked::checked_numel(out->sizes, rank, &numel), InvalidProgram,
                            "Bundled %s %zu: a size is negative or the element count overflows",
                            what, index);
+  // numel is 64-bit: on a 32-bit host it must fit size_t before the multiply.
   size_t nbytes = 0;
-  ET_CHECK_OR_RETURN_ERROR(checked::checked_mul<size_t>(static_cast<size_t>(numel), elem, &nbytes),
+  ET_CHECK_OR_RETURN_ERROR(checked::to_size_signed(numel, &nbytes) &&
+                               checked::checked_mul<size_t>(nbytes, elem, &nbytes),
                            InvalidProgram, "Bundled %s %zu: byte size of %lld elements overflows",
                            what, index, static_cast<long long>(numel));
   const size_t have = t.data() == nullptr ? 0 : t.data()->size();

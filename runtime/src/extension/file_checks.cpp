@@ -9,6 +9,8 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace extension {
 namespace internal {
@@ -37,7 +39,22 @@ Result<OpenedFile> open_regular_file(const char* file_name, const char* loader) 
     ::close(fd);
     return Error::InvalidArgument;
   }
-  return OpenedFile{fd, static_cast<size_t>(st.st_size)};
+  auto size = file_size_of(st, file_name);
+  if (!size.ok()) {
+    ::close(fd);
+    return size.error();
+  }
+  return OpenedFile{fd, *size};
+}
+
+Result<size_t> file_size_of(const struct stat& st, const char* file_name) {
+  size_t size = 0;
+  // st_size is a 64-bit off_t even on i386/armhf: a file over 4 GiB there
+  // would wrap to a small size_t.
+  ET_CHECK_OR_RETURN_ERROR(::executorch::runtime::internal::to_size_signed(st.st_size, &size),
+                           InvalidArgument, "%s: size %lld does not fit this host's size_t",
+                           file_name, static_cast<long long>(st.st_size));
+  return size;
 }
 
 Error check_load(int fd, const char* file_name, size_t file_size, size_t offset, size_t size,

@@ -3,6 +3,8 @@
 // inside it. Each failure is an Error with one log line.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstddef>
 
 #include <executorch/runtime/core/error.h>
@@ -21,6 +23,10 @@ struct OpenedFile {
 // `loader` names the caller in the log line ("MmapDataLoader").
 ::executorch::runtime::Result<OpenedFile> open_regular_file(const char* file_name,
                                                             const char* loader);
+
+// st.st_size as size_t; InvalidArgument, naming file_name, when it is
+// negative or over SIZE_MAX (a file over 4 GiB on a 32-bit host).
+::executorch::runtime::Result<size_t> file_size_of(const struct stat& st, const char* file_name);
 
 // InvalidState when fd < 0 (a moved-from loader), InvalidArgument when
 // [offset, offset + size) is not inside the file_size bytes of file_name.

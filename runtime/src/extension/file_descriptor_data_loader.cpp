@@ -59,12 +59,17 @@ Result<FileDescriptorDataLoader> FileDescriptorDataLoader::fromFileDescriptorUri
     ::close(fd);
     return Error::AccessFailed;
   }
+  auto size = internal::file_size_of(st, file_descriptor_uri);
+  if (!size.ok()) {
+    ::close(fd);
+    return size.error();
+  }
   char* uri_copy = ::strdup(file_descriptor_uri);
   if (uri_copy == nullptr) {
     ::close(fd);
     return Error::MemoryAllocationFailed;
   }
-  return FileDescriptorDataLoader(fd, static_cast<size_t>(st.st_size), alignment, uri_copy);
+  return FileDescriptorDataLoader(fd, *size, alignment, uri_copy);
 }
 
 FileDescriptorDataLoader::FileDescriptorDataLoader(FileDescriptorDataLoader&& rhs) noexcept

@@ -101,7 +101,8 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
                            file_size, (unsigned long long)fb_offset, (unsigned long long)fb_size,
                            (unsigned long long)seg_base, (unsigned long long)seg_size);
   // The FlatBuffer may stand alone at flatbuffer_offset, or be the file's
-  // own prefix with the header injected after its identifier.
+  // own prefix with the header injected after its identifier. The casts
+  // below cannot wrap: both ranges were just checked against file_size.
   size_t start = 0;
   size_t length = size_t(fb_offset + fb_size);
   {
@@ -161,6 +162,8 @@ Result<FreeableBuffer> FlatTensorDataMap::get_data(std::string_view key) const {
   }
   const auto* nd = root_->named_data()->Get(uint32_t(i));
   const auto* seg = root_->segments()->Get(nd->segment_index());
+  // Fits size_t: load() put the segment inside the segment data, and that
+  // inside the file, whose size is a size_t.
   return loader_->load(size_t(segment_base_offset_ + seg->offset()), size_t(seg->size()),
                        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::External,
                                                nd->segment_index(), nd->key()->c_str()));

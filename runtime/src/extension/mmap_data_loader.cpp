@@ -9,6 +9,7 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
 #include "extension/file_checks.h"
 
 using ::executorch::runtime::Error;
@@ -27,6 +28,29 @@ void munlock_range(void* context, void* data, size_t size) {
   const uintptr_t start = reinterpret_cast<uintptr_t>(data) & ~(page_size - 1);
   const uintptr_t end = reinterpret_cast<uintptr_t>(data) + size;
   ::munlock(reinterpret_cast<void*>(start), end - start);
+}
+
+// One private mapping of the whole file; every load points into it, so
+// nothing is copied. Writable (copy-on-write, never written back): a
+// program whose kernel writes into one of its own constants then changes
+// this process's copy of that page instead of faulting on a read-only one.
+Error map_whole_file(int fd, const char* file_name, size_t file_size, size_t page_size,
+                     void** mapping, size_t* mapping_size) {
+  // Rounding up to whole pages must not wrap (a file near 4 GiB on i386).
+  size_t rounded = 0;
+  if (!::executorch::runtime::internal::checked_add(file_size, page_size - 1, &rounded)) {
+    ET_LOG(Error, "%s: %zu bytes cannot be mapped on this host", file_name, file_size);
+    return Error::InvalidArgument;
+  }
+  rounded &= ~(page_size - 1);
+  void* m = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (m == MAP_FAILED) {
+    ET_LOG(Error, "Failed to mmap %s (%zu bytes): %s", file_name, file_size, std::strerror(errno));
+    return Error::AccessFailed;
+  }
+  *mapping = m;
+  *mapping_size = rounded;
+  return Error::Ok;
 }
 
 } // namespace
@@ -55,19 +79,11 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* file_name, MlockConfig m
   void* mapping = nullptr;
   size_t mapping_size = 0;
   if (file_size > 0) {
-    // One private mapping of the whole file; every load points into it, so
-    // nothing is copied. Writable (copy-on-write, never written back): a
-    // program whose kernel writes into one of its own constants then changes
-    // this process's copy of that page instead of faulting on a read-only one.
-    mapping_size = (file_size + page_size - 1) & ~(page_size - 1);
-    void* m = ::mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-      ET_LOG(Error, "Failed to mmap %s (%zu bytes): %s", file_name, file_size,
-             std::strerror(errno));
+    const Error err = map_whole_file(fd, file_name, file_size, page_size, &mapping, &mapping_size);
+    if (err != Error::Ok) {
       ::close(fd);
-      return Error::AccessFailed;
+      return err;
     }
-    mapping = m;
   }
   char* name_copy = ::strdup(file_name);
   if (name_copy == nullptr) {

@@ -16,6 +16,8 @@
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace extension {
 namespace ET_MODULE_NAMESPACE {
@@ -226,7 +228,13 @@ struct Module::Impl {
         ET_CHECK_OK_OR_RETURN_ERROR(s.error());
         ET_CHECK_OR_RETURN_ERROR(*s >= 0, InvalidProgram, "Negative planned buffer size %lld",
                                  static_cast<long long>(*s));
-        sizes[i] = std::max(sizes[i], static_cast<size_t>(*s));
+        // 64-bit in the program: on a 32-bit host it may not fit size_t.
+        size_t bytes = 0;
+        ET_CHECK_OR_RETURN_ERROR(::executorch::runtime::internal::to_size_signed(*s, &bytes),
+                                 MemoryAllocationFailed,
+                                 "Planned buffer %zu of %lld bytes does not fit this host's size_t",
+                                 i, static_cast<long long>(*s));
+        sizes[i] = std::max(sizes[i], bytes);
       }
     }
     auto planned = PlannedMemory::allocate(

@@ -6,6 +6,8 @@
 #include <executorch/runtime/core/device_allocator.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "core/checked_math.h"
+
 namespace executorch {
 namespace extension {
 
@@ -16,6 +18,19 @@ using ::executorch::runtime::Result;
 using ::executorch::runtime::Span;
 using ::executorch::runtime::device_type_name;
 using ::executorch::runtime::etensor::Device;
+
+namespace {
+
+// A 64-bit size from the program; on a 32-bit host it may not fit size_t.
+Error planned_size(int64_t size, size_t index, size_t* out) {
+  ET_CHECK_OR_RETURN_ERROR(::executorch::runtime::internal::to_size_signed(size, out),
+                           MemoryAllocationFailed,
+                           "Planned buffer %zu of %lld bytes does not fit this host's size_t",
+                           index, static_cast<long long>(size));
+  return Error::Ok;
+}
+
+} // namespace
 
 Error PlannedMemory::add_buffer(size_t size, Device device, size_t index, MemoryBudget* budget) {
   char what[64];
@@ -80,9 +95,11 @@ Result<std::unique_ptr<PlannedMemory>> PlannedMemory::for_method(
     ET_CHECK_OR_RETURN_ERROR(*size >= 0, InvalidProgram,
                              "Planned buffer %zu has negative size %lld", i,
                              static_cast<long long>(*size));
+    size_t bytes = 0;
+    ET_CHECK_OK_OR_RETURN_ERROR(planned_size(*size, i, &bytes));
     auto device = meta.memory_planned_buffer_device(i);
     ET_CHECK_OK_OR_RETURN_ERROR(device.error());
-    sizes.push_back(static_cast<size_t>(*size));
+    sizes.push_back(bytes);
     devices.push_back(*device);
   }
   return allocate(Span<const size_t>(sizes.data(), sizes.size()),
