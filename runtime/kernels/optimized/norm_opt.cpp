@@ -2,10 +2,12 @@
 // rows, rows split over the thread pool. The portable kernels check the
 // arguments (prepare_*) and compute every other dtype.
 #include <cmath>
+#include <limits>
 
 #include "../portable/norm.h"
 #include "../portable/softmax.h"
 #include "optimized_ops.h"
+#include "fast_math.h"
 #include "parallel.h"
 #include "row_math.h"
 #include "simd.h"
@@ -80,21 +82,19 @@ bool batch_norm_fp32(const portable::BatchNormCall& c) {
   return true;
 }
 
-// One softmax row of n contiguous elements.
-void softmax_row(const float* x, int64_t n, bool log, float* y) {
+// One softmax row of n contiguous elements. A NaN anywhere makes the whole
+// row NaN, as in the portable kernel; the loops have no early exit so that
+// they vectorize, and e^x is exp_approx (within 2 ulp).
+ET_SIMD_CLONES void softmax_row(const float* x, int64_t n, bool log, float* y) {
   float mx = -INFINITY;
+  bool nan = false;
   for (int64_t i = 0; i < n; ++i) {
-    if (std::isnan(x[i])) {
-      mx = x[i];
-      break;
-    }
     mx = x[i] > mx ? x[i] : mx;
+    nan = nan || x[i] != x[i];
   }
-  double sum = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    y[i] = std::exp(x[i] - mx);
-    sum += y[i];
-  }
+  if (nan) mx = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t i = 0; i < n; ++i) y[i] = exp_approx(x[i] - mx);
+  const double sum = sum_f64(y, n);
   if (log) {
     const float lse = static_cast<float>(std::log(sum));
     for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mx) - lse;

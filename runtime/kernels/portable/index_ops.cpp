@@ -36,6 +36,13 @@ void index_tensor_out(KernelRuntimeContext& ctx, Args args) {
   const size_t es = elementSizeOrZero(self->scalar_type());
   const char* ip = static_cast<const char*>(self->const_data_ptr());
   char* op = static_cast<char*>(out->mutable_data_ptr());
+  if (rows_are_runs(ix, *self) && ostr[ix.result.n - 1] == 1) {
+    for_each_indexed_row(ctx, name, ix, *self, [&](const int64_t* rc, int64_t off, int64_t n) {
+      std::memcpy(op + dot(rc, ostr, ix.result.n) * static_cast<int64_t>(es),
+                  ip + off * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
+    });
+    return;
+  }
   for_each_indexed(ctx, name, ix, *self, [&](const int64_t* rc, int64_t off) {
     std::memcpy(op + dot(rc, ostr, ix.result.n) * static_cast<int64_t>(es),
                 ip + off * static_cast<int64_t>(es), es);
@@ -61,6 +68,16 @@ void put_values(KernelRuntimeContext& ctx, const char* name, Args args, size_t l
   const void* vp = values.const_data_ptr();
   void* tp = target.mutable_data_ptr();
   const bool fp = isFloatingType(t);
+  if (!accumulate && rows_are_runs(ix, target) && vstr[ix.result.n - 1] == 1) {
+    // Whole rows at a time (a KV cache written at some positions).
+    for_each_indexed_row(ctx, name, ix, target, [&](const int64_t* rc, int64_t off, int64_t n) {
+      std::memcpy(
+          static_cast<char*>(tp) + off * static_cast<int64_t>(es),
+          static_cast<const char*>(vp) + dot(rc, vstr, ix.result.n) * static_cast<int64_t>(es),
+          static_cast<size_t>(n) * es);
+    });
+    return;
+  }
   for_each_indexed(ctx, name, ix, target, [&](const int64_t* rc, int64_t off) {
     const size_t vo = static_cast<size_t>(dot(rc, vstr, ix.result.n));
     const size_t to = static_cast<size_t>(off);

@@ -71,6 +71,41 @@ bool for_each_indexed(KernelRuntimeContext& ctx, const char* name, const Advance
   return true;
 }
 
+// Whether the result's last dim is self's last dim, not indexed and of
+// stride 1 in target: then each result row is one run in target.
+inline bool rows_are_runs(const AdvancedIndex& ix, const Tensor& target) {
+  const int last = ix.self_rank - 1;
+  return last >= 0 && ix.result.n > 0 && ix.source_of[last] < 0 &&
+         ix.result_pos[last] == ix.result.n - 1 && target.strides()[last] == 1;
+}
+
+// for_each_indexed a row at a time, when rows_are_runs: f(rc, offset, n)
+// for the n elements from result coordinate rc (its last entry 0), which
+// are n consecutive elements of target from offset.
+template <typename F>
+bool for_each_indexed_row(KernelRuntimeContext& ctx, const char* name, const AdvancedIndex& ix,
+                          const Tensor& target, F f) {
+  const Shape& r = ix.result;
+  if (r.numel() == 0) return true;
+  const int64_t len = r.s[r.n - 1];
+  int64_t rc[kMaxDim] = {};
+  for (int64_t n = r.numel() / len; n > 0; --n) {
+    int64_t off = 0, bad_value = 0;
+    int bad_dim = 0;
+    if (!indexed_offset(ix, target, rc, &off, &bad_dim, &bad_value)) {
+      PK_FAIL(ctx, name, "index %lld is out of range for dim %d of size %d",
+              static_cast<long long>(bad_value), bad_dim, static_cast<int>(target.size(bad_dim)));
+      return false;
+    }
+    f(static_cast<const int64_t*>(rc), off, len);
+    for (int d = r.n - 2; d >= 0; --d) {
+      if (++rc[d] < r.s[d]) break;
+      rc[d] = 0;
+    }
+  }
+  return true;
+}
+
 } // namespace portable
 } // namespace runtime
 } // namespace executorch

@@ -1,6 +1,8 @@
 // Tensors made from scalars: full_like, scalar_tensor, arange (end only and
 // start/end/step). Each resizes its output to the shape it makes.
 #include <cmath>
+#include <cstring>
+#include <algorithm>
 #include <limits>
 
 #include "elementwise_util.h"
@@ -32,14 +34,19 @@ bool scalar_fits(ScalarType t, const ScalarArg& s) {
 
 void fill(Tensor& out, const ScalarArg& v) {
   const ScalarType t = out.scalar_type();
-  void* p = out.mutable_data_ptr();
-  const size_t n = static_cast<size_t>(out.numel());
-  for (size_t i = 0; i < n; ++i) {
-    if (v.is_float) {
-      store_d(t, p, i, v.d);
-    } else {
-      store_i(t, p, i, v.i);
-    }
+  char* p = static_cast<char*>(out.mutable_data_ptr());
+  const size_t n = static_cast<size_t>(out.numel()), es = elementSizeOrZero(t);
+  if (n == 0) return;
+  if (v.is_float) {
+    store_d(t, p, 0, v.d);
+  } else {
+    store_i(t, p, 0, v.i);
+  }
+  // The first element's bytes, repeated by doubling copies.
+  for (size_t done = 1; done < n;) {
+    const size_t k = std::min(done, n - done);
+    std::memcpy(p + done * es, p, k * es);
+    done += k;
   }
 }
 

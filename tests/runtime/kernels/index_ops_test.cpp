@@ -173,6 +173,10 @@ TEST(Index, Errors) {
   OptList ok({i0.get()});
   f[1] = ok.ev();
   EXPECT_EQ(call("aten::index_put_", f), Error::InvalidArgument);
+  auto row = tensor_of(ScalarType::Float, {1, 2}, {7, 8}); // whole rows, one out of range
+  std::vector<EValue> g{self->tensor(), l.ev(), row->tensor(), EValue(false), self->tensor()};
+  EXPECT_EQ(call("aten::index_put_", g), Error::InvalidArgument);
+  EXPECT_EQ(logical(*self), iota(6));
 }
 
 } // namespace
