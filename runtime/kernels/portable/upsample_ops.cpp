@@ -3,6 +3,7 @@
 // Source coordinates follow ATen's CPU kernels (nearest computes in float,
 // as ATen does, so that the chosen pixel matches it exactly).
 #include <cmath>
+#include <vector>
 
 #include "op_tables.h"
 #include "view_util.h"
@@ -111,16 +112,19 @@ void upsample_nearest2d_vec_out(KernelRuntimeContext& ctx, Args args) {
   const float sh = input_step<float>(r.has_scales, r.scale_h, r.in_h, r.out_h);
   const float sw = input_step<float>(r.has_scales, r.scale_w, r.in_w, r.out_w);
   const ScalarType t = in->scalar_type();
+  // The source column of each output column, worked out once.
+  std::vector<int64_t> src_x(static_cast<size_t>(r.out_w));
+  for (int64_t x = 0; x < r.out_w; ++x)
+    src_x[x] = nearest_source(x, r.in_w, r.out_w, sw) * r.istr[3];
   for (int64_t n = 0; n < in->size(0); ++n) {
     for (int64_t c = 0; c < in->size(1); ++c) {
       const int64_t ib = n * r.istr[0] + c * r.istr[1], ob = n * r.ostr[0] + c * r.ostr[1];
       for (int64_t y = 0; y < r.out_h; ++y) {
-        const int64_t iy = nearest_source(y, r.in_h, r.out_h, sh);
+        const int64_t row = ib + nearest_source(y, r.in_h, r.out_h, sh) * r.istr[2];
         for (int64_t x = 0; x < r.out_w; ++x) {
-          const int64_t ix = nearest_source(x, r.in_w, r.out_w, sw);
-          move_elem(
-              t, in->const_data_ptr(), static_cast<size_t>(ib + iy * r.istr[2] + ix * r.istr[3]), t,
-              out->mutable_data_ptr(), static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]));
+          move_elem(t, in->const_data_ptr(), static_cast<size_t>(row + src_x[x]), t,
+                    out->mutable_data_ptr(),
+                    static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]));
         }
       }
     }
