@@ -49,28 +49,6 @@ ET_SIMD_CLONES void fold_band(const PoolGeom& g, const PhaseSplit& s, const floa
   }
 }
 
-// One window the slow way: only samples inside the input count.
-void max_window(const PoolGeom& g, const float* in, int64_t oh, int64_t ow, float* out,
-                int64_t* ind) {
-  float best = -INFINITY;
-  int64_t at = -1;
-  for (int64_t kh = 0; kh < g.kh; ++kh) {
-    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-    if (ih < 0 || ih >= g.H) continue;
-    for (int64_t kw = 0; kw < g.kw; ++kw) {
-      const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-      if (iw < 0 || iw >= g.W) continue;
-      const float v = in[ih * g.W + iw];
-      if (at < 0 || (best == best && (v > best || v != v))) {
-        best = v;
-        at = ih * g.W + iw;
-      }
-    }
-  }
-  *out = best;
-  *ind = at < 0 ? 0 : at; // a window wholly in the padding, as the portable kernel
-}
-
 // Output rows and columns whose window's first tap lies inside the input.
 // There the padding (-inf) cannot win: the first tap is taken, and a later
 // -inf is not greater. Elsewhere the first valid sample must win even if it
@@ -112,7 +90,10 @@ void store_band(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
     for (int64_t ow = 0; ow < g.OW; ++ow) {
       const int64_t o = oh * g.OW + ow;
       if (!inside || ow < box.ow_lo || ow >= box.ow_hi) {
-        max_window(g, in, oh, ow, out + o, ind + o);
+        double best;
+        portable::max_pool_window(
+            g, oh, ow, [&](int64_t i) { return in[i]; }, &best, ind + o);
+        out[o] = static_cast<float>(best); // a float sample, exactly
         continue;
       }
       out[o] = best[ow];

@@ -3,6 +3,8 @@
 // how they compute it.
 #pragma once
 
+#include <cmath>
+
 #include "kernel_util.h"
 
 namespace executorch {
@@ -47,6 +49,31 @@ struct MaxPoolCall {
 
 bool prepare_max_pool2d(KernelRuntimeContext& ctx, Args args, MaxPoolCall* call);
 void max_pool_planes(const MaxPoolCall& call);
+
+// One max-pooling window of a plane, sample i of the plane being load(i):
+// only samples inside the input count, the first of equal maxima wins, and
+// a NaN wins and stays. A window wholly in the padding gives -inf at 0.
+template <typename Load>
+void max_pool_window(const PoolGeom& g, int64_t oh, int64_t ow, Load load, double* best,
+                     int64_t* at) {
+  double b = -INFINITY;
+  int64_t bi = -1;
+  for (int64_t kh = 0; kh < g.kh; ++kh) {
+    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+    if (ih < 0 || ih >= g.H) continue;
+    for (int64_t kw = 0; kw < g.kw; ++kw) {
+      const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+      if (iw < 0 || iw >= g.W) continue;
+      const double v = load(ih * g.W + iw);
+      if (bi < 0 || (!std::isnan(b) && (std::isnan(v) || v > b))) {
+        b = v;
+        bi = ih * g.W + iw;
+      }
+    }
+  }
+  *best = b;
+  *at = bi < 0 ? 0 : bi;
+}
 
 } // namespace portable
 } // namespace runtime

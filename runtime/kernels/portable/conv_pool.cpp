@@ -277,28 +277,14 @@ void max_pool_planes(const MaxPoolCall& c) {
   void* op = out->mutable_data_ptr();
   int64_t* idp = ind->mutable_data_ptr<int64_t>();
   for (int64_t p = 0; p < g.planes; ++p) {
+    const size_t base = static_cast<size_t>(p * g.H * g.W);
+    auto load = [&](int64_t i) { return load_d(t, ip, base + static_cast<size_t>(i)); };
     for (int64_t oh = 0; oh < g.OH; ++oh) {
       for (int64_t ow = 0; ow < g.OW; ++ow) {
-        double best = -INFINITY;
-        int64_t best_i = -1;
-        for (int64_t kh = 0; kh < g.kh; ++kh) {
-          const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-          if (ih < 0 || ih >= g.H) continue;
-          for (int64_t kw = 0; kw < g.kw; ++kw) {
-            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-            if (iw < 0 || iw >= g.W) continue;
-            const int64_t li = ih * g.W + iw;
-            const double v = load_d(t, ip, static_cast<size_t>(p * g.H * g.W + li));
-            if (best_i < 0 || std::isnan(v) || v > best) {
-              if (best_i >= 0 && std::isnan(best)) continue;
-              best = v;
-              best_i = li;
-            }
-          }
-        }
         const size_t o = static_cast<size_t>((p * g.OH + oh) * g.OW + ow);
+        double best;
+        max_pool_window(g, oh, ow, load, &best, &idp[o]);
         store_d(t, op, o, best);
-        idp[o] = best_i < 0 ? 0 : best_i;
       }
     }
   }

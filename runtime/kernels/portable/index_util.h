@@ -45,6 +45,17 @@ bool prepare_advanced_index(KernelRuntimeContext& ctx, Args args, size_t i, cons
 bool indexed_offset(const AdvancedIndex& ix, const Tensor& target, const int64_t* rc,
                     int64_t* offset, int* bad_dim, int64_t* bad_value);
 
+// indexed_offset, failing the context on a position out of range.
+inline bool offset_or_fail(KernelRuntimeContext& ctx, const char* name, const AdvancedIndex& ix,
+                           const Tensor& target, const int64_t* rc, int64_t* off) {
+  int64_t bad_value = 0;
+  int bad_dim = 0;
+  if (indexed_offset(ix, target, rc, off, &bad_dim, &bad_value)) return true;
+  PK_FAIL(ctx, name, "index %lld is out of range for dim %d of size %d",
+          static_cast<long long>(bad_value), bad_dim, static_cast<int>(target.size(bad_dim)));
+  return false;
+}
+
 // Calls f(rc, offset) for every result coordinate rc (result.n values) with
 // the element offset it selects in `target` (self, or a tensor of self's
 // sizes). Stops and fails the context on a position out of range.
@@ -55,13 +66,8 @@ bool for_each_indexed(KernelRuntimeContext& ctx, const char* name, const Advance
   if (r.numel() == 0) return true;
   int64_t rc[kMaxDim] = {};
   for (int64_t n = r.numel(); n > 0; --n) {
-    int64_t off = 0, bad_value = 0;
-    int bad_dim = 0;
-    if (!indexed_offset(ix, target, rc, &off, &bad_dim, &bad_value)) {
-      PK_FAIL(ctx, name, "index %lld is out of range for dim %d of size %d",
-              static_cast<long long>(bad_value), bad_dim, static_cast<int>(target.size(bad_dim)));
-      return false;
-    }
+    int64_t off = 0;
+    if (!offset_or_fail(ctx, name, ix, target, rc, &off)) return false;
     f(static_cast<const int64_t*>(rc), off);
     for (int d = r.n - 1; d >= 0; --d) {
       if (++rc[d] < r.s[d]) break;
@@ -90,13 +96,8 @@ bool for_each_indexed_row(KernelRuntimeContext& ctx, const char* name, const Adv
   const int64_t len = r.s[r.n - 1];
   int64_t rc[kMaxDim] = {};
   for (int64_t n = r.numel() / len; n > 0; --n) {
-    int64_t off = 0, bad_value = 0;
-    int bad_dim = 0;
-    if (!indexed_offset(ix, target, rc, &off, &bad_dim, &bad_value)) {
-      PK_FAIL(ctx, name, "index %lld is out of range for dim %d of size %d",
-              static_cast<long long>(bad_value), bad_dim, static_cast<int>(target.size(bad_dim)));
-      return false;
-    }
+    int64_t off = 0;
+    if (!offset_or_fail(ctx, name, ix, target, rc, &off)) return false;
     f(static_cast<const int64_t*>(rc), off, len);
     for (int d = r.n - 2; d >= 0; --d) {
       if (++rc[d] < r.s[d]) break;
