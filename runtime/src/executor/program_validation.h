@@ -25,9 +25,9 @@ constexpr size_t kMaxOperatorNameLength = 256;
 constexpr int64_t kMaxTensorBytes = int64_t(1) << 62;
 // What this host can address: a 32-bit one holds no object over PTRDIFF_MAX
 // bytes, and TensorImpl keeps numel (<= bytes) in a 32-bit ssize_t there.
-constexpr uint64_t kMaxHostTensorBytes =
-    uint64_t(PTRDIFF_MAX) < uint64_t(kMaxTensorBytes) ? uint64_t(PTRDIFF_MAX)
-                                                      : uint64_t(kMaxTensorBytes);
+constexpr uint64_t kMaxHostTensorBytes = uint64_t(PTRDIFF_MAX) < uint64_t(kMaxTensorBytes)
+                                             ? uint64_t(PTRDIFF_MAX)
+                                             : uint64_t(kMaxTensorBytes);
 
 Error validate_program(const ProgramState& state);
 
