@@ -182,6 +182,9 @@ void upsample_bilinear2d_vec_out(KernelRuntimeContext& ctx, Args args) {
   const double sw = area_scale(r.in_w, r.out_w, align, r.has_scales, r.scale_w);
   const ScalarType t = in->scalar_type();
   const void* ip = in->const_data_ptr();
+  // Each output column's taps, worked out once.
+  std::vector<Taps> col_taps(static_cast<size_t>(r.out_w));
+  for (int64_t x = 0; x < r.out_w; ++x) col_taps[x] = bilinear_taps(x, r.in_w, r.out_w, sw, align);
   for (int64_t n = 0; n < in->size(0); ++n) {
     for (int64_t c = 0; c < in->size(1); ++c) {
       const int64_t ib = n * r.istr[0] + c * r.istr[1], ob = n * r.ostr[0] + c * r.ostr[1];
@@ -189,7 +192,7 @@ void upsample_bilinear2d_vec_out(KernelRuntimeContext& ctx, Args args) {
         const Taps ty = bilinear_taps(y, r.in_h, r.out_h, sh, align);
         const int64_t r0 = ib + ty.i0 * r.istr[2], r1 = ib + ty.i1 * r.istr[2];
         for (int64_t x = 0; x < r.out_w; ++x) {
-          const Taps tx = bilinear_taps(x, r.in_w, r.out_w, sw, align);
+          const Taps& tx = col_taps[x];
           const int64_t c0 = tx.i0 * r.istr[3], c1 = tx.i1 * r.istr[3];
           auto at = [&](int64_t off) { return load_d(t, ip, static_cast<size_t>(off)); };
           const double v = ty.w0 * (tx.w0 * at(r0 + c0) + tx.w1 * at(r0 + c1)) +
