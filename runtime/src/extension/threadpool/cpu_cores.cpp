@@ -1,5 +1,8 @@
-// Physical core count from Linux's sysfs topology, within the affinity mask.
+// Physical core count from Linux's sysfs topology, within the affinity mask
+// and the cgroup CPU quota.
 #include <executorch/extension/threadpool/cpuinfo_utils.h>
+
+#include "extension/threadpool/cpu_quota.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -25,7 +28,9 @@ std::string read_line(const std::string& path) {
 
 } // namespace
 
-uint32_t get_num_performant_cores() {
+namespace {
+
+uint32_t cores_in_affinity() {
   cpu_set_t mask;
   CPU_ZERO(&mask);
   if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
@@ -43,6 +48,14 @@ uint32_t get_num_performant_cores() {
     cores.insert(siblings.empty() ? "cpu" + std::to_string(cpu) : package + "/" + siblings);
   }
   return cores.empty() ? 1 : static_cast<uint32_t>(cores.size());
+}
+
+} // namespace
+
+uint32_t get_num_performant_cores() {
+  const uint32_t cores = cores_in_affinity();
+  const uint32_t quota = cgroup_cpu_limit();
+  return quota > 0 && quota < cores ? quota : cores;
 }
 
 } // namespace cpuinfo

@@ -10,7 +10,9 @@ namespace extension {
 namespace cpuinfo {
 
 // Physical cores this process may run on (hyper-threads of one core count
-// once; cores outside the CPU affinity mask do not count); at least 1.
+// once; cores outside the CPU affinity mask do not count), and no more than
+// its cgroup's CPU quota allows (a container's --cpus, rounded up); at
+// least 1.
 EXECUTORCH_API uint32_t get_num_performant_cores();
 
 } // namespace cpuinfo
