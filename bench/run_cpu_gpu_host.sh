@@ -42,5 +42,5 @@ if [ -x "$carry/bench/gemm_bench" ]; then
     "$carry/bench/gemm_bench" --threads "$t"
   done | tee "$out/gemm-bench.md"
 fi
-python3 bench/gemm_peak.py --out "$out/gemm-gpuhost-$(date -u +%Y-%m-%d).json" 2>&1 |
+python3 bench/gemm_peak.py --out "$out/gemm-gpuhost-$(date -u +%Y-%m-%d)" 2>&1 |
   tail -40 | tee -a "$out/cpu-compare.log" || true
