@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "extension/threadpool/worker_pool.h"
+
 // pthreadpool hands work to its threads and waits for them with atomics and
 // futexes in a library ThreadSanitizer does not instrument, so TSan cannot
 // see that fn's writes on a worker happen before run() returns (nor the
@@ -73,6 +75,17 @@ void run_one(void* context, size_t i) {
   ET_TSAN_RELEASE(context);
 }
 
+// The process pool's run() goes to a WorkerPool (worker_pool.h) of the same
+// size; the pthreadpool stays for get_pthreadpool() (libraries that drive it
+// themselves). Kept beside the pool, not in it, because ThreadPool's layout
+// is part of the public header. Guarded by the process pool's mutex_.
+WorkerPool* g_process_workers = nullptr;
+
+void replace_process_workers(size_t threads) {
+  delete g_process_workers;
+  g_process_workers = threads > 1 ? new WorkerPool(threads) : nullptr;
+}
+
 } // namespace
 
 bool NoThreadPoolGuard::is_enabled() { return tls_no_threadpool; }
@@ -91,12 +104,14 @@ bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
   std::lock_guard<std::mutex> lock(mutex_);
   const size_t n = num_threads == 0 ? default_thread_count() : num_threads;
   threadpool_.reset(pthreadpool_create(n));
+  if (this == get_threadpool()) replace_process_workers(threadpool_ ? n : 0);
   return threadpool_ != nullptr;
 }
 
 void ThreadPool::_unsafe_destroy_threadpool() {
   std::lock_guard<std::mutex> lock(mutex_);
   threadpool_.reset();
+  if (this == get_threadpool()) replace_process_workers(0);
 }
 
 void ThreadPool::run(runtime::FunctionRef<void(size_t)> fn, size_t range) {
@@ -109,6 +124,16 @@ void ThreadPool::run(runtime::FunctionRef<void(size_t)> fn, size_t range) {
     for (size_t i = 0; i < range; ++i) fn(i);
     return;
   }
+  if (this == get_threadpool() && g_process_workers != nullptr) {
+    auto inside = [&fn](size_t i) {
+      const bool was_inside = tls_inside_run;
+      tls_inside_run = true;
+      fn(i);
+      tls_inside_run = was_inside;
+    };
+    g_process_workers->run(inside, range);
+    return;
+  }
   RunContext ctx{&fn};
   ET_TSAN_RELEASE(&ctx);
   pthreadpool_parallelize_1d(threadpool_.get(), run_one, &ctx, range, 0);
@@ -117,6 +142,13 @@ void ThreadPool::run(runtime::FunctionRef<void(size_t)> fn, size_t range) {
 
 ThreadPool* get_threadpool() {
   static ThreadPool pool;
+  static const bool workers_started = [] {
+    std::lock_guard<std::mutex> lock(pool.mutex_);
+    replace_process_workers(pool.threadpool_ ? pthreadpool_get_threads_count(pool.threadpool_.get())
+                                             : 0);
+    return true;
+  }();
+  (void)workers_started;
   return &pool;
 }
 

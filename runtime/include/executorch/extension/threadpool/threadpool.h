@@ -50,6 +50,7 @@ class EXECUTORCH_API ThreadPool final {
 
  private:
   friend pthreadpool_t get_pthreadpool();
+  friend ThreadPool* get_threadpool();
 
   mutable std::mutex mutex_;
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> threadpool_;
