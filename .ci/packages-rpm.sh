@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # RPM packages from rpm/executorch.spec: rpmbuild -ba (with %check), rpmlint
-# with rpm/executorch.rpmlintrc, install into an empty root, check the file
+# with rpm/executorch.rpmlintrc (+ .cuda), also of the default build's source
+# package and shared packages, install into an empty root, check the file
 # list and the Provides/Requires, erase, check the root is empty again.
 # Prints the time each step took.
 #
@@ -61,8 +62,26 @@ for r in "${rpms[@]}"; do
 done
 [ -n "${REUSE_WORK:-}" ] || step_done
 
-step "rpmlint (filters: rpm/executorch.rpmlintrc)"
-rpmlint -r rpm/executorch.rpmlintrc ${srpm:+"$srpm"} "${rpms[@]}" > "$work/rpmlint.log" 2>&1 || true
+step "rpmlint (filters: rpm/executorch.rpmlintrc, + rpm/executorch.rpmlintrc.cuda for --with cuda)"
+# rpmlint takes one rpmlintrc and reports filters that match nothing
+# (unused-rpmlintrc-filter), so each build gets the filters that fit it.
+# --with cuda: everything built above, with both files.
+cat rpm/executorch.rpmlintrc rpm/executorch.rpmlintrc.cuda > "$work/cuda.rpmlintrc"
+echo "== --with cuda: all of the above" > "$work/rpmlint.log"
+rpmlint -r "$work/cuda.rpmlintrc" ${srpm:+"$srpm"} "${rpms[@]}" >> "$work/rpmlint.log" 2>&1 || true
+# The default build (CUDA off, what Fedora builds): its own source package
+# (the BuildRequires differ) and the packages both builds make, with
+# rpm/executorch.rpmlintrc alone.
+mkdir -p "$work/rpmbuild-default/SRPMS"
+rpmbuild -bs --nodeps --define "_topdir $work/rpmbuild-default" --define "_sourcedir $top/SOURCES" \
+  "$top/SPECS/executorch.spec" > "$work/rpmbuild-default.log" 2>&1 || {
+  cat "$work/rpmbuild-default.log"; echo "rpmbuild -bs (default build) failed"; exit 1; }
+default_rpms=("$work"/rpmbuild-default/SRPMS/*.src.rpm)
+for r in "${rpms[@]}"; do
+  case $(rpm -qp --qf '%{name}' "$r") in executorch|executorch-devel|executorch-tools|executorch-tests) default_rpms+=("$r") ;; esac
+done
+echo "== default build (CUDA off): $(basename -a "${default_rpms[@]}" | tr '\n' ' ')" >> "$work/rpmlint.log"
+rpmlint -r rpm/executorch.rpmlintrc "${default_rpms[@]}" >> "$work/rpmlint.log" 2>&1 || true
 cat "$work/rpmlint.log"
 if grep -qE ': (E|W): ' "$work/rpmlint.log"; then
   echo "rpmlint reported errors or warnings that are not filtered"; exit 1
@@ -102,6 +121,7 @@ need /usr/bin/executorch-run
 grep -q '^/usr/share/man/man1/executorch-run\.1' "$work/installed.txt" || { echo "   no man page"; fail=1; }
 grep -q '^/usr/include/executorch/' "$work/installed.txt" || { echo "   no headers"; fail=1; }
 grep -q '^/usr/libexec/executorch/' "$work/installed.txt" || { echo "   no installed tests"; fail=1; }
+need /usr/share/executorch-tests/add.pte
 if grep -E '^/usr/lib/|^/usr/local/' "$work/installed.txt" | grep -v '^/usr/lib/\.build-id/'; then echo "   files outside %{_libdir}"; fail=1; fi
 
 rpm -qp --provides "${rpms[@]}" | sort -u > "$work/provides.txt"

@@ -5,7 +5,9 @@
 # thread and at two.
 set -eu
 command -v executorch-run >/dev/null || { echo "executorch-run not installed"; exit 77; }
-pte=$(dirname "$(readlink -f "$0")")/data/linear_constant_buffer.pte
+# The test program is data: <datadir>/executorch-tests, this script is in
+# <libexecdir>/executorch/installed-tests.
+pte=$(dirname "$(readlink -f "$0")")/../../../share/executorch-tests/linear_constant_buffer.pte
 info=$(executorch-run --info "$pte")
 echo "$info" | grep 'aten::'
 echo "$info" | grep -q 'aten::mul.out: optimized' || { echo "mul.out is not optimized"; exit 1; }

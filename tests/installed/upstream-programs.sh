@@ -1,9 +1,11 @@
 #!/bin/sh
 # The installed executorch-run runs the programs written by upstream's
-# exporter that are installed beside this script (data/, from tests/data):
-# add(3.5, -1.25) = 2.25 and 3x + 2 over [1, 2, 3, 4].
+# exporter (from tests/data), installed as architecture-independent data in
+# <datadir>/executorch-tests while this script is in
+# <libexecdir>/executorch/installed-tests: add(3.5, -1.25) = 2.25 and
+# 3x + 2 over [1, 2, 3, 4].
 set -eu
-data=$(dirname "$(readlink -f "$0")")/data
+data=$(dirname "$(readlink -f "$0")")/../../../share/executorch-tests
 command -v executorch-run >/dev/null || { echo "executorch-run not installed"; exit 77; }
 expect() {  # expect PROGRAM VALUES INPUT...
   pte=$data/$1 want=$2
