@@ -32,8 +32,8 @@
 #
 # Environment: STEPS (default: all of the above, space-separated), REF
 # (default HEAD), JOBS (2), GPU_ARCHS (default: debian/contrib/rules'),
-# MIRROR, CACHE (/var/cache/executorch-ci: base tarballs and downloaded
-# .debs), WORK (default: a new temporary directory; a kept one is reused, so
+# MIRROR, SUITE (bookworm; trixie or sid for where new packages go), CACHE
+# (/var/cache/executorch-ci: base tarballs and downloaded .debs), WORK (default: a new temporary directory; a kept one is reused, so
 # later steps can be re-run alone), KEEP=1 keeps WORK.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -44,7 +44,7 @@ JOBS=${JOBS:-2}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 CACHE=${CACHE:-/var/cache/executorch-ci}
 COMPONENTS="main contrib non-free"
-SUITE=bookworm
+SUITE=${SUITE:-bookworm}
 [ "$(id -u)" = 0 ] || { echo "distro-check: needs root (chroots, mounts)"; exit 2; }
 missing=()
 for tool in debootstrap dpkg-source dpkg-scanpackages piuparts diffoscope rpmbuild; do
@@ -79,10 +79,10 @@ log() { echo "   $*"; }
 
 # --- chroots ----------------------------------------------------------------
 
-# base_tarball VARIANT: a cached debootstrap of bookworm (main contrib
+# base_tarball VARIANT: a cached debootstrap of $SUITE (main contrib
 # non-free) with an unprivileged "builder" user and no recommends.
 base_tarball() {
-  local variant=$1 tb=$CACHE/bookworm-$1.tar.gz dir
+  local variant=$1 tb=$CACHE/$SUITE-$1.tar.gz dir
   if [ ! -s "$tb" ]; then
     dir=$W/debootstrap-$variant
     rm -rf "$dir"
