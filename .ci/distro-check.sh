@@ -107,6 +107,10 @@ new_chroot() {
   chroot "$dir" id builder > /dev/null 2>&1 || chroot "$dir" useradd -m -u 2000 builder
   [ -f "$dir/etc/apt/apt.conf.d/90norecommends" ] ||
     echo 'APT::Install-Recommends "false";' > "$dir/etc/apt/apt.conf.d/90norecommends"
+  # A mirror snapshot of trixie or sid can be older than its Release file's
+  # Valid-Until; the packages are still the ones to build against.
+  [ "$SUITE" = bookworm ] ||
+    echo 'Acquire::Check-Valid-Until "false";' > "$dir/etc/apt/apt.conf.d/90snapshot"
   cp /etc/resolv.conf "$dir/etc/resolv.conf"
   mount -t proc proc "$dir/proc"; mounted+=("$dir/proc")
   mount --bind /dev "$dir/dev"; mounted+=("$dir/dev")
