@@ -35,6 +35,33 @@ void keep_blas_single_threaded() {
 
 bool fits_blas_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
+enum class Plan { Unfit, Done, Call };
+
+// What a product needs before CBLAS sees it. Unfit: a size outside the BLAS
+// integer type, or a leading dimension below what BLAS requires (a BLAS may
+// report that through xerbla, which in the reference BLAS ends the process).
+// Done: nothing for BLAS to do (m or n is 0), or k == 0, where c = beta * c
+// is written here (k == 0 comes with leading dimensions of 0). Call: go on,
+// with BLAS kept on one thread.
+Plan plan_sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                int64_t ldc, float beta, float* c) {
+  if (!fits_blas_int(m) || !fits_blas_int(n) || !fits_blas_int(k) || !fits_blas_int(lda) ||
+      !fits_blas_int(ldb) || !fits_blas_int(ldc)) {
+    return Plan::Unfit;
+  }
+  if (m == 0 || n == 0) return Plan::Done;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = c + i * ldc;
+      for (int64_t j = 0; j < n; ++j) row[j] = beta == 0.0f ? 0.0f : beta * row[j];
+    }
+    return Plan::Done;
+  }
+  if (lda < k || ldb < (trans_b ? k : n) || ldc < n) return Plan::Unfit;
+  keep_blas_single_threaded();
+  return Plan::Call;
+}
+
 void call_sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
@@ -46,24 +73,16 @@ void call_sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, cons
 
 bool sgemm_serial(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                   int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  if (!fits_blas_int(m) || !fits_blas_int(n) || !fits_blas_int(k) || !fits_blas_int(lda) ||
-      !fits_blas_int(ldb) || !fits_blas_int(ldc)) {
-    return false;
-  }
-  if (m == 0 || n == 0) return true;
-  keep_blas_single_threaded();
+  const Plan plan = plan_sgemm(trans_b, m, n, k, lda, ldb, ldc, beta, c);
+  if (plan != Plan::Call) return plan == Plan::Done;
   call_sgemm(trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   return true;
 }
 
 bool sgemm(bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  if (!fits_blas_int(m) || !fits_blas_int(n) || !fits_blas_int(k) || !fits_blas_int(lda) ||
-      !fits_blas_int(ldb) || !fits_blas_int(ldc)) {
-    return false;
-  }
-  if (m == 0 || n == 0) return true;
-  keep_blas_single_threaded();
+  const Plan plan = plan_sgemm(trans_b, m, n, k, lda, ldb, ldc, beta, c);
+  if (plan != Plan::Call) return plan == Plan::Done;
   const int64_t row_work = n * (k > 0 ? k : 1);
   if (m >= n) {
     // Split the rows of a and c.
