@@ -1,6 +1,6 @@
 // fp32 convolution: depthwise directly (conv_depthwise.cpp), 1x1 (stride 1,
-// no padding) as one GEMM, everything else as im2col + GEMM over bounded
-// column chunks. The
+// no padding) as one GEMM over bounded column chunks, everything else as
+// im2col + GEMM over bands of output rows. The
 // portable kernel checks the arguments (prepare_convolution) and computes
 // every other dtype.
 #include <algorithm>
