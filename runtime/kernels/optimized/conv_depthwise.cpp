@@ -1,6 +1,7 @@
 // fp32 depthwise convolution (one input channel per group): per kernel row,
-// one pass over a band of output rows from the input's stride phases
-// (phase_split.h).
+// one pass over a band of output rows, read straight from the input for
+// stride-1 "same width" layers (same_width.h), else from the input's stride
+// phases (phase_split.h).
 #include "conv_depthwise.h"
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 
 #include "parallel.h"
 #include "phase_split.h"
+#include "same_width.h"
+#include "window_range.h"
 #include "simd.h"
 
 namespace executorch {
@@ -20,6 +23,10 @@ using portable::ConvGeom;
 // Floats of split input per pool thread (1 MiB); a larger plane is done in
 // bands of output rows.
 constexpr int64_t kSplitFloats = int64_t{1} << 18;
+
+// Narrower same-width planes are mostly edge columns (redone one by one):
+// cheaper through the padded split.
+constexpr int64_t kMinSameWidth = 32;
 
 inline void taps3(float* __restrict acc, const float* __restrict x, const float* __restrict y,
                   const float* __restrict z, const float* w, int64_t n) {
@@ -47,20 +54,67 @@ ET_SIMD_CLONES void band_taps(const ConvGeom& g, const PhaseSplit& s, const floa
   }
 }
 
+// The edge columns of one output channel of a same-width layer (where its
+// row passes wrapped into the neighbouring row), summed again over the taps
+// that read inside the input. Tap by tap down the column, so the rows'
+// sums are independent and pipeline.
+void redo_edges(const ConvGeom& g, const float* in, const float* w, float bias, float* out) {
+  for (int64_t e = 0; e < 2 * g.pw; ++e) {
+    const int64_t ow = e < g.pw ? e : g.OW - 2 * g.pw + e;
+    for (int64_t oh = 0; oh < g.OH; ++oh) out[oh * g.OW + ow] = bias;
+    int64_t kw0 = 0, kw1 = 0;
+    valid_range(g.KW, g.W, g.dw, g.pw - ow, 0, &kw0, &kw1);
+    for (int64_t kh = 0; kh < g.KH; ++kh) {
+      int64_t oh0 = 0, oh1 = 0; // rows whose kernel row kh reads an input row
+      valid_range(g.OH, g.H, 1, g.ph, kh * g.dh, &oh0, &oh1);
+      for (int64_t kw = kw0; kw < kw1; ++kw) {
+        const float wt = w[kh * g.KW + kw];
+        const float* src = in + (kh * g.dh - g.ph) * g.W + ow + kw * g.dw - g.pw;
+        for (int64_t oh = oh0; oh < oh1; ++oh) out[oh * g.OW + ow] += wt * src[oh * g.W];
+      }
+    }
+  }
+}
+
+// One output channel of a same-width layer, written in place: bias, each
+// kernel row as one pass over the rows it reaches, then the edge columns,
+// where those passes wrapped into the neighbouring row, redone.
+ET_SIMD_CLONES void same_width_channel(const ConvGeom& g, const SameWidth& s, const float* in,
+                                       const float* w, float bias, float* out) {
+  const int64_t P = g.OH * g.OW;
+  std::fill(out, out + P, bias);
+  for (int64_t kh = 0; kh < g.KH; ++kh) {
+    int64_t lo = 0, hi = 0;
+    s.span(kh, 0, g.KW - 1, 0, P, &lo, &hi);
+    if (lo == hi) continue;
+    const float* wk = w + kh * g.KW;
+    if (g.KW == 3) {
+      taps3(out + lo, in + lo + s.shift(kh, 0), in + lo + s.shift(kh, 1), in + lo + s.shift(kh, 2),
+            wk, hi - lo);
+    } else {
+      for (int64_t kw = 0; kw < g.KW; ++kw) {
+        taps1(out + lo, in + lo + s.shift(kh, kw), wk[kw], hi - lo);
+      }
+    }
+  }
+  redo_edges(g, in, w, bias, out);
+}
+
 struct Scratch {
   std::vector<float> split, acc;
 };
 
-// One input plane into its `ocg` output channels.
+// One input plane into its `ocg` output channels. pads_kept: the scratch
+// holds the single band of another plane of this call.
 void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, const float* w,
-                     const float* bias, float* out, int64_t ocg, Scratch* scratch) {
+                     const float* bias, float* out, int64_t ocg, Scratch* scratch, bool pads_kept) {
   const int64_t P = g.OH * g.OW, taps = g.KH * g.KW, ws = s.width();
   scratch->split.resize(static_cast<size_t>(s.floats()));
   scratch->acc.resize(static_cast<size_t>(s.band() * ws));
   const float* acc = scratch->acc.data();
   for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
     const int64_t rows = std::min(s.band(), g.OH - oh0);
-    s.fill(in, oh0, 0.0f, scratch->split.data());
+    s.fill(in, oh0, 0.0f, scratch->split.data(), pads_kept && s.band() >= g.OH);
     for (int64_t oc = 0; oc < ocg; ++oc) {
       band_taps(g, s, scratch->split.data(), w + oc * taps, bias != nullptr ? bias[oc] : 0.0f, rows,
                 scratch->acc.data());
@@ -77,8 +131,10 @@ bool depthwise_fp32(const portable::ConvCall& c) {
   if (!(g.ICg == 1 && g.groups > 1)) return false;
   const int64_t planes = g.N * g.groups, ocg = g.OC / g.groups, P = g.OH * g.OW;
   if (planes == 0 || P == 0 || ocg == 0) return true;
-  const PhaseSplit s(Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw},
-                     kSplitFloats);
+  const Window win{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw};
+  const PhaseSplit s(win, kSplitFloats);
+  const SameWidth same(win);
+  const bool direct = SameWidth::fits(win) && g.W >= kMinSameWidth;
   const float* in = c.in->const_data_ptr<float>();
   const float* w = c.w->const_data_ptr<float>();
   const float* bias = c.bias != nullptr ? c.bias->const_data_ptr<float>() : nullptr;
@@ -88,9 +144,16 @@ bool depthwise_fp32(const portable::ConvCall& c) {
     thread_local Scratch scratch;
     for (int64_t q = q0; q < q1; ++q) {
       const int64_t grp = q % g.groups; // input plane q is (n, grp)
-      depthwise_plane(g, s, in + q * g.H * g.W, w + grp * ocg * g.KH * g.KW,
-                      bias != nullptr ? bias + grp * ocg : nullptr, out + q * ocg * P, ocg,
-                      &scratch);
+      const float* wq = w + grp * ocg * g.KH * g.KW;
+      const float* bq = bias != nullptr ? bias + grp * ocg : nullptr;
+      if (!direct) {
+        depthwise_plane(g, s, in + q * g.H * g.W, wq, bq, out + q * ocg * P, ocg, &scratch, q > q0);
+        continue;
+      }
+      for (int64_t oc = 0; oc < ocg; ++oc) {
+        same_width_channel(g, same, in + q * g.H * g.W, wq + oc * g.KH * g.KW,
+                           bq != nullptr ? bq[oc] : 0.0f, out + (q * ocg + oc) * P);
+      }
     }
   });
   return true;

@@ -10,8 +10,9 @@
 #include "blas_gemm.h"
 #include "conv_depthwise.h"
 #include "optimized_ops.h"
-#include "phase_split.h"
 #include "parallel.h"
+#include "phase_split.h"
+#include "same_width.h"
 #include "simd.h"
 
 namespace executorch {
@@ -89,15 +90,45 @@ ET_SIMD_CLONES void im2col_band(const ConvGeom& g, const PhaseSplit& s, const fl
   }
 }
 
+// The same for a same-width layer (same_width.h), straight from the input:
+// each tap's row is one shifted copy of the band, its wrapped edge columns
+// and the rows the kernel row misses cleared.
+ET_SIMD_CLONES void im2col_same_width(const ConvGeom& g, const SameWidth& s, const float* in,
+                                      int64_t oh0, int64_t rows, float* col) {
+  const int64_t W = g.W, n = rows * W, o0 = oh0 * W;
+  for (int64_t ic = 0; ic < g.ICg; ++ic) {
+    const float* plane = in + ic * g.H * W;
+    for (int64_t kh = 0; kh < g.KH; ++kh) {
+      for (int64_t kw = 0; kw < g.KW; ++kw, col += n) {
+        int64_t lo = 0, hi = 0;
+        s.span(kh, kw, kw, o0, o0 + n, &lo, &hi);
+        const int64_t shift = s.shift(kh, kw);
+        std::fill(col, col + (lo - o0), 0.0f);
+        std::copy(plane + lo + shift, plane + hi + shift, col + (lo - o0));
+        std::fill(col + (hi - o0), col + n, 0.0f);
+        const int64_t c = kw * g.dw - g.pw; // columns ow + c outside [0, W) wrapped
+        if (c == 0) continue;
+        const int64_t e0 = c < 0 ? 0 : W - c, e1 = c < 0 ? -c : W;
+        for (int64_t r = 0; r < rows; ++r) std::fill(col + r * W + e0, col + r * W + e1, 0.0f);
+      }
+    }
+  }
+}
+
 // Output rows [oh0, oh0 + rows) of one plane: bias, then the product of the
 // weights and the unfolded input added.
 bool im2col_chunk(const ConvGeom& g, const PhaseSplit& s, const Plane& p, int64_t oh0,
                   int64_t rows) {
   const int64_t K = g.ICg * g.KH * g.KW, n = rows * g.OW, p0 = oh0 * g.OW;
+  const Window win{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw};
   thread_local Scratch sc;
-  sc.split.resize(static_cast<size_t>(g.ICg * s.floats()));
   sc.col.resize(static_cast<size_t>(K * n));
-  im2col_band(g, s, p.in, oh0, rows, &sc);
+  if (SameWidth::fits(win)) {
+    im2col_same_width(g, SameWidth(win), p.in, oh0, rows, sc.col.data());
+  } else {
+    sc.split.resize(static_cast<size_t>(g.ICg * s.floats()));
+    im2col_band(g, s, p.in, oh0, rows, &sc);
+  }
   fill_bias(g, p, p0, p0 + n);
   return sgemm_serial(false, g.OC / g.groups, n, K, 1.0f, p.w, K, sc.col.data(), n, 1.0f,
                       p.out + p0, g.OH * g.OW);

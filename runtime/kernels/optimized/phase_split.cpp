@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "simd.h"
+
 namespace executorch {
 namespace runtime {
 namespace optimized {
@@ -31,39 +33,113 @@ PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows) : 
   }
 }
 
-// One padded input row (null: all padding) into its sw column phases,
-// `stride` floats apart.
-void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t stride) const {
-  for (int64_t b = 0; b < w_.sw; ++b) {
-    float* d = dst + b * stride;
-    if (src == nullptr) {
-      std::fill(d, d + ws_, pad);
-      continue;
-    }
-    const int64_t shift = b - w_.pw, lo = std::min(col_lo_[b], ws_), hi = std::max(lo, col_hi_[b]);
-    std::fill(d, d + lo, pad);
-    // Strides 1 and 2 (nearly every model) as constants, so the copy vectorizes.
-    if (w_.sw == 1) {
-      std::copy(src + lo + shift, src + hi + shift, d + lo);
-    } else if (w_.sw == 2) {
-      for (int64_t j = lo; j < hi; ++j) d[j] = src[j * 2 + shift];
-    } else {
-      for (int64_t j = lo; j < hi; ++j) d[j] = src[j * w_.sw + shift];
-    }
-    std::fill(d + hi, d + ws_, pad);
+namespace {
+
+// Entries [lo, hi) of a column phase from input columns j * sw + shift; the
+// strides of nearly every model are constants here, so the copy vectorizes.
+ET_SIMD_CLONES void copy_phase(const float* src, int64_t sw, int64_t shift, int64_t lo, int64_t hi,
+                               float* d) {
+  if (sw == 1) {
+    std::copy(src + lo + shift, src + hi + shift, d + lo);
+  } else if (sw == 2) {
+    for (int64_t j = lo; j < hi; ++j) d[j] = src[j * 2 + shift];
+  } else {
+    for (int64_t j = lo; j < hi; ++j) d[j] = src[j * sw + shift];
   }
 }
 
-void PhaseSplit::fill(const float* in, int64_t oh0, float pad, float* split) const {
+// Rows [0, rows) of a stride-1 split from input rows ih0 + i: the common
+// case, kept free of per-row calls because small planes have short rows.
+ET_SIMD_CLONES void fill_unit_stride(const float* in, int64_t H, int64_t W, int64_t ih0,
+                                     int64_t rows, int64_t ws, int64_t pw, float pad, float* split,
+                                     bool pads_kept) {
+  const int64_t lo = std::min(pw, ws), hi = std::max(lo, std::min(ws, W + pw));
+  for (int64_t i = 0; i < rows; ++i, split += ws) {
+    const int64_t ih = ih0 + i;
+    if (ih < 0 || ih >= H) {
+      if (!pads_kept) std::fill(split, split + ws, pad);
+      continue;
+    }
+    if (!pads_kept) {
+      std::fill(split, split + lo, pad);
+      std::fill(split + hi, split + ws, pad);
+    }
+    const float* row = in + ih * W;
+    for (int64_t j = lo; j < hi; ++j) split[j] = row[j - pw];
+  }
+}
+
+// The same for column stride 2: each row into its two column phases,
+// `block` floats apart; lo and hi are the phases' input entries.
+ET_SIMD_CLONES void fill_two_phases(const float* in, int64_t H, int64_t W, int64_t ih0,
+                                    int64_t ih_step, int64_t rows, int64_t ws, int64_t pw,
+                                    const int64_t* lo, const int64_t* hi, int64_t block, float pad,
+                                    float* split, bool pads_kept) {
+  for (int64_t i = 0; i < rows; ++i, split += ws) {
+    const int64_t ih = ih0 + i * ih_step;
+    for (int64_t b = 0; b < 2; ++b) {
+      float* d = split + b * block;
+      if (ih < 0 || ih >= H) {
+        if (!pads_kept) std::fill(d, d + ws, pad);
+        continue;
+      }
+      if (!pads_kept) {
+        std::fill(d, d + lo[b], pad);
+        std::fill(d + hi[b], d + ws, pad);
+      }
+      const float* row = in + ih * W;
+      for (int64_t j = lo[b]; j < hi[b]; ++j) d[j] = row[2 * j + b - pw];
+    }
+  }
+}
+
+} // namespace
+
+// One padded input row (null: all padding) into its sw column phases,
+// `stride` floats apart. With pads_kept only the input's entries are written.
+void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t stride,
+                          bool pads_kept) const {
+  for (int64_t b = 0; b < w_.sw; ++b) {
+    float* d = dst + b * stride;
+    if (src == nullptr) {
+      if (!pads_kept) std::fill(d, d + ws_, pad);
+      continue;
+    }
+    const int64_t lo = std::min(col_lo_[b], ws_), hi = std::max(lo, col_hi_[b]);
+    if (!pads_kept) {
+      std::fill(d, d + lo, pad);
+      std::fill(d + hi, d + ws_, pad);
+    }
+    copy_phase(src, w_.sw, b - w_.pw, lo, hi, d);
+  }
+}
+
+void PhaseSplit::fill(const float* in, int64_t oh0, float pad, float* split, bool pads_kept) const {
   const int64_t block = hs_ * ws_; // one (row phase, column phase)
+  if (w_.sh == 1 && w_.sw == 1) {
+    fill_unit_stride(in, w_.H, w_.W, oh0 - w_.ph, hs_, ws_, w_.pw, pad, split, pads_kept);
+    if (!pads_kept) std::fill(split + block, split + floats_, pad);
+    return;
+  }
+  if (w_.sw == 2) {
+    const int64_t lo[2] = {std::min(col_lo_[0], ws_), std::min(col_lo_[1], ws_)};
+    const int64_t hi[2] = {std::max(lo[0], col_hi_[0]), std::max(lo[1], col_hi_[1])};
+    for (int64_t a = 0; a < w_.sh; ++a) {
+      fill_two_phases(in, w_.H, w_.W, oh0 * w_.sh + a - w_.ph, w_.sh, hs_, ws_, w_.pw, lo, hi,
+                      block, pad, split + a * 2 * block, pads_kept);
+    }
+    if (!pads_kept) std::fill(split + w_.sh * 2 * block, split + floats_, pad);
+    return;
+  }
   for (int64_t a = 0; a < w_.sh; ++a) {
     for (int64_t i = 0; i < hs_; ++i) {
       const int64_t ih = (oh0 + i) * w_.sh + a - w_.ph;
       const float* src = ih >= 0 && ih < w_.H ? in + ih * w_.W : nullptr;
-      fill_row(src, pad, split + a * w_.sw * block + i * ws_, block);
+      if (src == nullptr && pads_kept) continue;
+      fill_row(src, pad, split + a * w_.sw * block + i * ws_, block, pads_kept);
     }
   }
-  std::fill(split + w_.sh * w_.sw * block, split + floats_, pad);
+  if (!pads_kept) std::fill(split + w_.sh * w_.sw * block, split + floats_, pad);
 }
 
 } // namespace optimized

@@ -32,8 +32,10 @@ class PhaseSplit {
   int64_t floats() const { return floats_; } // split floats per band
 
   // The phases of the rows the band from output row oh0 reads; `pad` where
-  // the window is outside the input.
-  void fill(const float* in, int64_t oh0, float pad, float* split) const;
+  // the window is outside the input. pads_kept: `split` already holds a fill
+  // of this band with this pad (of another plane), so only the entries that
+  // come from the input are written.
+  void fill(const float* in, int64_t oh0, float pad, float* split, bool pads_kept = false) const;
 
   // Where tap (kh, kw) of output (oh0, 0) is in a band's split: that tap of
   // output i (flat over rows of width()) is at the result + i.
@@ -42,7 +44,7 @@ class PhaseSplit {
   }
 
  private:
-  void fill_row(const float* src, float pad, float* dst, int64_t stride) const;
+  void fill_row(const float* src, float pad, float* dst, int64_t stride, bool pads_kept) const;
 
   Window w_;
   int64_t ws_, qh_, qw_, band_, hs_, floats_;

@@ -102,15 +102,16 @@ void store_band(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
   }
 }
 
+// pads_kept: the scratch holds the single band of another plane of this call.
 void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
                     const std::vector<int64_t>& offsets, const float* in, float* out, int64_t* ind,
-                    Scratch* sc) {
+                    Scratch* sc, bool pads_kept) {
   sc->split.resize(static_cast<size_t>(s.floats()));
   sc->best.resize(static_cast<size_t>(s.band() * s.width()));
   sc->at.resize(sc->best.size());
   for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
     const int64_t rows = std::min(s.band(), g.OH - oh0);
-    s.fill(in, oh0, -INFINITY, sc->split.data());
+    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept && s.band() >= g.OH);
     fold_band(g, s, sc->split.data(), rows * s.width(), sc->best.data(), sc->at.data());
     store_band(g, s, box, offsets, in, *sc, oh0, rows, out, ind);
   }
@@ -139,7 +140,7 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Span<EValue*> args) 
     thread_local Scratch scratch;
     for (int64_t p = p0; p < p1; ++p) {
       max_pool_plane(g, s, box, offsets, in + p * g.H * g.W, out + p * g.OH * g.OW,
-                     ind + p * g.OH * g.OW, &scratch);
+                     ind + p * g.OH * g.OW, &scratch, p > p0);
     }
   });
 }

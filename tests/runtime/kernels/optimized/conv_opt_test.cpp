@@ -62,6 +62,14 @@ const Conv kCases[] = {
     {1, 4, 6, 6, 4, 3, 3, 4, 1, 3, 1, true},       // depthwise, padding past the kernel
     {1, 2, 600, 600, 2, 3, 3, 2, 1, 1, 1, true},   // depthwise in bands of rows
     {1, 2, 530, 300, 4, 3, 3, 2, 2, 1, 1, true},   // the same, strided, multiplier 2
+    {1, 6, 9, 3, 6, 3, 3, 6, 1, 1, 1, true},       // depthwise, 3 columns (mostly edges)
+    {1, 4, 10, 12, 4, 3, 3, 4, 1, 2, 2, true},     // depthwise, dilated, same width
+    {1, 4, 1, 16, 4, 3, 3, 4, 1, 1, 1, false},     // depthwise, one input row
+    {1, 4, 5, 9, 8, 7, 7, 4, 1, 3, 1, true},       // depthwise, kernel taller than the plane
+    {1, 4, 9, 37, 8, 5, 5, 4, 1, 2, 1, true},      // depthwise, same width, 5x5, multiplier 2
+    {1, 3, 12, 40, 3, 3, 3, 3, 1, 2, 2, false},    // depthwise, same width, dilated
+    {1, 8, 10, 11, 6, 3, 3, 2, 1, 1, 1, true},     // grouped, same width (im2col from the input)
+    {1, 4, 6, 9, 5, 5, 5, 1, 1, 2, 1, true},       // 5x5 same width, kernel near the plane's size
     {1, 8, 12, 12, 12, 3, 3, 4, 1, 1, 1, true},    // grouped
     {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
     {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
