@@ -34,23 +34,36 @@ inline void taps3(float* __restrict acc, const float* __restrict x, const float*
   for (int64_t i = 0; i < n; ++i) acc[i] += w0 * x[i] + w1 * y[i] + w2 * z[i];
 }
 
+inline void taps2(float* __restrict acc, const float* __restrict x, const float* __restrict y,
+                  const float* w, int64_t n) {
+  const float w0 = w[0], w1 = w[1];
+  for (int64_t i = 0; i < n; ++i) acc[i] += w0 * x[i] + w1 * y[i];
+}
+
 inline void taps1(float* __restrict acc, const float* __restrict x, float w, int64_t n) {
   for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i];
 }
 
+// One kernel row's taps (tap(kw) is where tap kw reads for acc[0]) with
+// weights w: one pass over acc per three taps, since acc's traffic, not
+// the multiply-adds, bounds these loops.
+template <typename Tap>
+inline void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_count, int64_t n) {
+  int64_t kw = 0;
+  for (; kw + 3 <= kw_count; kw += 3) taps3(acc, tap(kw), tap(kw + 1), tap(kw + 2), w + kw, n);
+  if (kw_count - kw == 2) taps2(acc, tap(kw), tap(kw + 1), w + kw, n);
+  if (kw_count - kw == 1) taps1(acc, tap(kw), w[kw], n);
+}
+
 // `rows` output rows of one channel at the split's width: bias, then each
-// kernel row's taps in one pass (three at once for the common 3-wide kernel).
+// kernel row's taps.
 ET_SIMD_CLONES void band_taps(const ConvGeom& g, const PhaseSplit& s, const float* split,
                               const float* w, float bias, int64_t rows, float* acc) {
   const int64_t n = rows * s.width();
   std::fill(acc, acc + n, bias);
   for (int64_t kh = 0; kh < g.KH; ++kh) {
-    const float* wk = w + kh * g.KW;
-    if (g.KW == 3) {
-      taps3(acc, s.tap(split, kh, 0), s.tap(split, kh, 1), s.tap(split, kh, 2), wk, n);
-    } else {
-      for (int64_t kw = 0; kw < g.KW; ++kw) taps1(acc, s.tap(split, kh, kw), wk[kw], n);
-    }
+    row_taps(
+        acc, [&](int64_t kw) { return s.tap(split, kh, kw); }, w + kh * g.KW, g.KW, n);
   }
 }
 
@@ -87,15 +100,9 @@ ET_SIMD_CLONES void same_width_channel(const ConvGeom& g, const SameWidth& s, co
     int64_t lo = 0, hi = 0;
     s.span(kh, 0, g.KW - 1, 0, P, &lo, &hi);
     if (lo == hi) continue;
-    const float* wk = w + kh * g.KW;
-    if (g.KW == 3) {
-      taps3(out + lo, in + lo + s.shift(kh, 0), in + lo + s.shift(kh, 1), in + lo + s.shift(kh, 2),
-            wk, hi - lo);
-    } else {
-      for (int64_t kw = 0; kw < g.KW; ++kw) {
-        taps1(out + lo, in + lo + s.shift(kh, kw), wk[kw], hi - lo);
-      }
-    }
+    row_taps(
+        out + lo, [&](int64_t kw) { return in + lo + s.shift(kh, kw); }, w + kh * g.KW, g.KW,
+        hi - lo);
   }
   redo_edges(g, in, w, bias, out);
 }

@@ -70,6 +70,9 @@ const Conv kCases[] = {
     {1, 3, 12, 40, 3, 3, 3, 3, 1, 2, 2, false},    // depthwise, same width, dilated
     {1, 8, 10, 11, 6, 3, 3, 2, 1, 1, 1, true},     // grouped, same width (im2col from the input)
     {1, 4, 6, 9, 5, 5, 5, 1, 1, 2, 1, true},       // 5x5 same width, kernel near the plane's size
+    {1, 4, 9, 9, 4, 7, 7, 4, 1, 3, 1, true},       // depthwise 7x7 (taps in threes, one left)
+    {1, 2, 5, 33, 2, 7, 7, 2, 1, 3, 1, false},     // the same, same width
+    {1, 2, 8, 8, 2, 4, 4, 2, 1, 2, 1, true},       // depthwise 4x4
     {1, 8, 12, 12, 12, 3, 3, 4, 1, 1, 1, true},    // grouped
     {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
     {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
