@@ -55,11 +55,28 @@ inline void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_coun
   if (kw_count - kw == 1) taps1(acc, tap(kw), w[kw], n);
 }
 
+// A 3x3 kernel's nine taps in one pass, written over acc with the bias.
+template <typename Tap>
+inline void taps3x3(float* __restrict acc, const Tap& tap, const float* w, float bias, int64_t n) {
+  const float* __restrict a = tap(0, 0), * __restrict b = tap(0, 1), * __restrict c = tap(0, 2);
+  const float* __restrict d = tap(1, 0), * __restrict e = tap(1, 1), * __restrict f = tap(1, 2);
+  const float* __restrict p = tap(2, 0), * __restrict q = tap(2, 1), * __restrict r = tap(2, 2);
+  for (int64_t i = 0; i < n; ++i) {
+    acc[i] = bias + (w[0] * a[i] + w[1] * b[i] + w[2] * c[i]) +
+             (w[3] * d[i] + w[4] * e[i] + w[5] * f[i]) + (w[6] * p[i] + w[7] * q[i] + w[8] * r[i]);
+  }
+}
+
 // `rows` output rows of one channel at the split's width: bias, then each
 // kernel row's taps.
 ET_SIMD_CLONES void band_taps(const ConvGeom& g, const PhaseSplit& s, const float* split,
                               const float* w, float bias, int64_t rows, float* acc) {
   const int64_t n = rows * s.width();
+  if (g.KH == 3 && g.KW == 3) {
+    taps3x3(
+        acc, [&](int64_t kh, int64_t kw) { return s.tap(split, kh, kw); }, w, bias, n);
+    return;
+  }
   std::fill(acc, acc + n, bias);
   for (int64_t kh = 0; kh < g.KH; ++kh) {
     row_taps(
