@@ -103,9 +103,10 @@ ET_SIMD_CLONES void im2col_same_width(const ConvGeom& g, const SameWidth& s, con
         int64_t lo = 0, hi = 0;
         s.span(kh, kw, kw, o0, o0 + n, &lo, &hi);
         const int64_t shift = s.shift(kh, kw);
-        std::fill(col, col + (lo - o0), 0.0f);
-        std::copy(plane + lo + shift, plane + hi + shift, col + (lo - o0));
-        std::fill(col + (hi - o0), col + n, 0.0f);
+        // Loops, not calls: at a few floats per tap row the call dominates.
+        for (int64_t j = 0; j < lo - o0; ++j) col[j] = 0.0f;
+        for (int64_t j = lo - o0; j < hi - o0; ++j) col[j] = plane[o0 + j + shift];
+        for (int64_t j = hi - o0; j < n; ++j) col[j] = 0.0f;
         const int64_t c = kw * g.dw - g.pw; // columns ow + c outside [0, W) wrapped
         if (c == 0) continue;
         const int64_t e0 = c < 0 ? 0 : W - c, e1 = c < 0 ? -c : W;
