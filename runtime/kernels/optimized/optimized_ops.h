@@ -24,6 +24,7 @@ OK_DECLARE(linear_out)
 // conv_opt.cpp, pool_opt.cpp
 OK_DECLARE(convolution_out)
 OK_DECLARE(max_pool2d_with_indices_out)
+OK_DECLARE(max_pool2d_values_out) // internal_ops.h kMaxPool2dValuesOp
 
 // norm_opt.cpp
 OK_DECLARE(native_layer_norm_out)

@@ -1,4 +1,5 @@
-// fp32 max pooling, planes split over the pool. Each kernel tap is one
+// fp32 max pooling, planes split over the pool; also a values-only variant
+// for calls whose indices nothing reads. Each kernel tap is one
 // unit-stride pass over a band of output rows (phase_split.h) that keeps
 // the running maximum and the number of the tap that gave it, taps visited
 // in the portable kernel's order with its rules: the first of equal maxima
@@ -117,7 +118,63 @@ void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
   }
 }
 
+// Values only (no tap numbers): the running maximum under fold_tap's rule,
+// started from tap 0. The -inf padding cannot change a maximum that has a
+// sample in its window, so no window is redone.
+inline void fold_value(float* __restrict best, const float* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i], b = best[i];
+    best[i] = b == b && (v > b || v != v) ? v : b;
+  }
+}
+
+ET_SIMD_CLONES void max_band(const PoolGeom& g, const PhaseSplit& s, const float* split, int64_t n,
+                             float* best) {
+  std::copy(s.tap(split, 0, 0), s.tap(split, 0, 0) + n, best);
+  for (int64_t t = 1; t < g.kh * g.kw; ++t) fold_value(best, s.tap(split, t / g.kw, t % g.kw), n);
+}
+
+ET_SIMD_CLONES void store_rows(const float* __restrict best, int64_t ws, int64_t rows, int64_t OW,
+                               float* __restrict out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t ow = 0; ow < OW; ++ow) out[r * OW + ow] = best[r * ws + ow];
+  }
+}
+
+void max_values_plane(const PoolGeom& g, const PhaseSplit& s, const float* in, float* out,
+                      Scratch* sc, bool pads_kept) {
+  sc->split.resize(static_cast<size_t>(s.floats()));
+  sc->best.resize(static_cast<size_t>(s.band() * s.width()));
+  for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
+    const int64_t rows = std::min(s.band(), g.OH - oh0);
+    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept && s.band() >= g.OH);
+    max_band(g, s, sc->split.data(), rows * s.width(), sc->best.data());
+    store_rows(sc->best.data(), s.width(), rows, g.OW, out + oh0 * g.OW);
+  }
+}
+
 } // namespace
+
+void max_pool2d_values_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  portable::MaxPoolCall c;
+  if (!portable::prepare_max_pool2d(ctx, args, &c)) return;
+  const PoolGeom& g = c.g;
+  if (c.in->scalar_type() != ScalarType::Float) {
+    portable::max_pool_planes(c);
+    return;
+  }
+  if (g.planes == 0 || g.OH == 0 || g.OW == 0) return;
+  const float* in = c.in->const_data_ptr<float>();
+  float* out = c.out->mutable_data_ptr<float>();
+  const PhaseSplit s(Window{g.H, g.W, g.OH, g.OW, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw},
+                     kSplitFloats);
+  parallel_for(g.planes, grain_for(g.OH * g.OW * g.kh * g.kw), [&](int64_t p0, int64_t p1) {
+    thread_local Scratch scratch;
+    for (int64_t p = p0; p < p1; ++p) {
+      max_values_plane(g, s, in + p * g.H * g.W, out + p * g.OH * g.OW, &scratch, p > p0);
+    }
+  });
+}
 
 void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   portable::MaxPoolCall c;

@@ -2,6 +2,7 @@
 // joined into one.
 #include <vector>
 
+#include "kernel/internal_ops.h"
 #include "optimized_kernels.h"
 #include "optimized_ops.h"
 #include "optimized_tables.h"
@@ -19,6 +20,7 @@ Span<const Kernel> own_kernels() {
       Kernel("aten::linear.out", linear_out),
       Kernel("aten::convolution.out", convolution_out),
       Kernel("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out),
+      Kernel(internal::kMaxPool2dValuesOp, max_pool2d_values_out),
       Kernel("aten::native_layer_norm.out", native_layer_norm_out),
       Kernel("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out),
       Kernel("aten::_softmax.out", softmax_out),

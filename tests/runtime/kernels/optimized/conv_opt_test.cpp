@@ -1,5 +1,7 @@
 // Optimized convolution against the portable kernel: depthwise, pointwise,
-// grouped, strided, padded, dilated, 1-D, bias or none, empty batches.
+// grouped, strided, padded, dilated, 1-D, bias or none, empty batches; max
+// pooling, and its values-only variant.
+#include "kernel/internal_ops.h"
 #include "oracle.h"
 
 namespace {
@@ -107,53 +109,77 @@ TEST_P(ConvOpt, BadGroupsFailAlike) {
       1e-5, oracle::Expect::Failure);
 }
 
+struct Pool {
+  std::vector<int32_t> shape;
+  int64_t k, s, p, d;
+  bool ceil;
+};
+
+const Pool kPools[] = {
+    {{1, 8, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 17, 13}, 2, 2, 0, 1, true},
+    {{4, 9, 9}, 3, 1, 1, 2, false},      {{1, 16, 64, 64}, 3, 2, 1, 1, true},
+    {{0, 2, 4, 4}, 2, 2, 0, 1, false},   {{1, 2, 300, 300}, 3, 1, 1, 1, false}, // in bands
+    {{1, 3, 10, 11}, 3, 3, 1, 1, true},  {{2, 2, 9, 9}, 2, 2, 1, 1, false},
+    {{1, 4, 12, 12}, 3, 2, 1, 2, true},
+};
+
+// max_pool2d_with_indices.out's arguments, the input with NaNs and ties, at
+// the edge and inside, that must follow the same rules.
+void build_pool(const Pool& pl, Case& c, std::mt19937& rng) {
+  TT* x = c.tensor(random_tensor(ScalarType::Float, pl.shape, rng));
+  const int64_t n = x->impl->numel();
+  if (n > 5) {
+    float* v = x->data<float>();
+    // Windows with only -inf inside (the top rows; all of the second
+    // plane): a padded sample must not win.
+    const int64_t w = pl.shape.back(), plane = w * pl.shape[pl.shape.size() - 2];
+    std::fill(v, v + std::min<int64_t>(n, 2 * w), -INFINITY);
+    std::fill(v + std::min(n, plane), v + std::min(n, 2 * plane), -INFINITY);
+    v[3] = NAN;
+    v[5] = v[4];
+    v[n / 2] = NAN;
+    v[n / 2 + 2] = v[n / 2 + 1] = v[n / 3];
+    std::fill(v + n / 4, v + n / 4 + 5, -INFINITY);
+  }
+  c.arg_tensor(x);
+  c.arg_ints({pl.k, pl.k});
+  c.arg_ints({pl.s, pl.s});
+  c.arg_ints({pl.p, pl.p});
+  c.arg_ints({pl.d, pl.d});
+  c.args.emplace_back(pl.ceil);
+  std::vector<int32_t> os = pl.shape; // resized by the kernel
+  TT* y = c.tensor(kt::out(ScalarType::Float, os));
+  TT* ind = c.tensor(kt::out(ScalarType::Long, os));
+  c.arg_out(y);
+  c.arg_out(ind);
+  c.arg_ret_list({y, ind});
+}
+
 TEST_P(ConvOpt, MaxPoolMatchesPortable) {
-  struct Pool {
-    std::vector<int32_t> shape;
-    int64_t k, s, p, d;
-    bool ceil;
-  };
-  const Pool pools[] = {
-      {{1, 8, 16, 16}, 3, 2, 1, 1, false}, {{2, 3, 17, 13}, 2, 2, 0, 1, true},
-      {{4, 9, 9}, 3, 1, 1, 2, false},      {{1, 16, 64, 64}, 3, 2, 1, 1, true},
-      {{0, 2, 4, 4}, 2, 2, 0, 1, false},   {{1, 2, 300, 300}, 3, 1, 1, 1, false}, // in bands
-      {{1, 3, 10, 11}, 3, 3, 1, 1, true},  {{2, 2, 9, 9}, 2, 2, 1, 1, false},
-      {{1, 4, 12, 12}, 3, 2, 1, 2, true},
-  };
   uint32_t seed = 500;
-  for (const Pool& pl : pools) {
+  for (const Pool& pl : kPools) {
     expect_same(
         "aten::max_pool2d_with_indices.out",
-        [&](Case& c, std::mt19937& rng) {
-          TT* x = c.tensor(random_tensor(ScalarType::Float, pl.shape, rng));
-          const int64_t n = x->impl->numel();
-          if (n > 5) { // NaNs and ties, at the edge and inside, follow the same rules
-            float* v = x->data<float>();
-            // Windows with only -inf inside (the top rows; all of the second
-            // plane): a padded sample must not win.
-            const int64_t w = pl.shape.back(), plane = w * pl.shape[pl.shape.size() - 2];
-            std::fill(v, v + std::min<int64_t>(n, 2 * w), -INFINITY);
-            std::fill(v + std::min(n, plane), v + std::min(n, 2 * plane), -INFINITY);
-            v[3] = NAN;
-            v[5] = v[4];
-            v[n / 2] = NAN;
-            v[n / 2 + 2] = v[n / 2 + 1] = v[n / 3];
-            std::fill(v + n / 4, v + n / 4 + 5, -INFINITY);
-          }
-          c.arg_tensor(x);
-          c.arg_ints({pl.k, pl.k});
-          c.arg_ints({pl.s, pl.s});
-          c.arg_ints({pl.p, pl.p});
-          c.arg_ints({pl.d, pl.d});
-          c.args.emplace_back(pl.ceil);
-          std::vector<int32_t> os = pl.shape; // resized by the kernel
-          TT* y = c.tensor(kt::out(ScalarType::Float, os));
-          TT* ind = c.tensor(kt::out(ScalarType::Long, os));
-          c.arg_out(y);
-          c.arg_out(ind);
-          c.arg_ret_list({y, ind});
-        },
-        seed++);
+        [&](Case& c, std::mt19937& rng) { build_pool(pl, c, rng); }, seed++);
+  }
+}
+
+// The values-only variant (for calls whose indices nothing reads): the same
+// values as the portable kernel, bit for bit.
+TEST_P(ConvOpt, MaxPoolValuesMatchPortable) {
+  uint32_t seed = 600;
+  for (const Pool& pl : kPools) {
+    Case portable, optimized;
+    std::mt19937 rng_a(seed), rng_b(seed);
+    build_pool(pl, portable, rng_a);
+    build_pool(pl, optimized, rng_b);
+    ASSERT_EQ(oracle::call_set("aten::max_pool2d_with_indices.out",
+                               ::executorch::runtime::BuiltinKernelSet::Portable, portable),
+              oracle::Error::Ok);
+    ASSERT_EQ(oracle::call_set(::executorch::runtime::internal::kMaxPool2dValuesOp,
+                               ::executorch::runtime::BuiltinKernelSet::Optimized, optimized),
+              oracle::Error::Ok);
+    oracle::compare_outs("max_pool2d_values", seed++, portable, optimized, 0.0, 1);
   }
 }
 

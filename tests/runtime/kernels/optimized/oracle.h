@@ -102,6 +102,34 @@ inline Error call_set(const char* name, BuiltinKernelSet set, Case& c) {
 // over shapes some of which do not fit).
 enum class Expect { Success, Failure, Either };
 
+// Compares the first `count` outs of two runs of a case: within rel_tol of
+// the output's largest magnitude, or, with rel_tol 0, identical (NaN for NaN,
+// the sign of zero included).
+inline void compare_outs(const char* name, uint32_t seed, const Case& portable,
+                         const Case& optimized, double rel_tol, size_t count) {
+  for (size_t o = 0; o < count && o < portable.outs.size() && o < optimized.outs.size(); ++o) {
+    EXPECT_EQ(portable.outs[o]->shape(), optimized.outs[o]->shape()) << name << " out " << o;
+    const std::vector<double> want = portable.outs[o]->values();
+    const std::vector<double> got = optimized.outs[o]->values();
+    if (want.size() != got.size()) return;
+    double scale = 1.0;
+    for (double v : want) scale = std::max(scale, std::fabs(v));
+    for (size_t i = 0; i < want.size(); ++i) {
+      const bool same =
+          std::isnan(want[i])
+              ? std::isnan(got[i])
+              : (rel_tol == 0.0
+                     ? want[i] == got[i] && std::signbit(want[i]) == std::signbit(got[i])
+                     : got[i] == want[i] || std::fabs(got[i] - want[i]) <= rel_tol * scale);
+      if (!same) {
+        ADD_FAILURE() << name << " seed " << seed << " out " << o << " at " << i << ": " << got[i]
+                      << " vs " << want[i];
+        return;
+      }
+    }
+  }
+}
+
 // Builds the case twice from `seed`, runs both sets and compares: within
 // rel_tol of the output's largest magnitude, or, with rel_tol 0, identical
 // (NaN for NaN, the sign of zero included). True when outputs were compared.
@@ -122,27 +150,7 @@ inline bool expect_same(const char* name, const std::function<void(Case&, std::m
   }
   if (ep != Error::Ok || eo != Error::Ok) return false;
   EXPECT_EQ(portable.outs.size(), optimized.outs.size());
-  for (size_t o = 0; o < portable.outs.size() && o < optimized.outs.size(); ++o) {
-    EXPECT_EQ(portable.outs[o]->shape(), optimized.outs[o]->shape()) << name << " out " << o;
-    const std::vector<double> want = portable.outs[o]->values();
-    const std::vector<double> got = optimized.outs[o]->values();
-    if (want.size() != got.size()) return false;
-    double scale = 1.0;
-    for (double v : want) scale = std::max(scale, std::fabs(v));
-    for (size_t i = 0; i < want.size(); ++i) {
-      const bool same =
-          std::isnan(want[i])
-              ? std::isnan(got[i])
-              : (rel_tol == 0.0
-                     ? want[i] == got[i] && std::signbit(want[i]) == std::signbit(got[i])
-                     : got[i] == want[i] || std::fabs(got[i] - want[i]) <= rel_tol * scale);
-      if (!same) {
-        ADD_FAILURE() << name << " seed " << seed << " out " << o << " at " << i << ": " << got[i]
-                      << " vs " << want[i];
-        return true;
-      }
-    }
-  }
+  compare_outs(name, seed, portable, optimized, rel_tol, portable.outs.size());
   return true;
 }
 
