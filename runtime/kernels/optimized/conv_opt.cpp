@@ -110,7 +110,9 @@ ET_SIMD_CLONES void im2col_same_width(const ConvGeom& g, const SameWidth& s, con
         const int64_t c = kw * g.dw - g.pw; // columns ow + c outside [0, W) wrapped
         if (c == 0) continue;
         const int64_t e0 = c < 0 ? 0 : W - c, e1 = c < 0 ? -c : W;
-        for (int64_t r = 0; r < rows; ++r) std::fill(col + r * W + e0, col + r * W + e1, 0.0f);
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t e = e0; e < e1; ++e) col[r * W + e] = 0.0f;
+        }
       }
     }
   }
