@@ -40,15 +40,25 @@ inline void taps2(float* __restrict acc, const float* __restrict x, const float*
   for (int64_t i = 0; i < n; ++i) acc[i] += w0 * x[i] + w1 * y[i];
 }
 
+inline void taps5(float* __restrict acc, const float* __restrict x, const float* __restrict y,
+                  const float* __restrict z, const float* __restrict u, const float* __restrict v,
+                  const float* w, int64_t n) {
+  const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+  for (int64_t i = 0; i < n; ++i) {
+    acc[i] += (w0 * x[i] + w1 * y[i]) + (w2 * z[i] + w3 * u[i]) + w4 * v[i];
+  }
+}
+
 inline void taps1(float* __restrict acc, const float* __restrict x, float w, int64_t n) {
   for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i];
 }
 
 // One kernel row's taps (tap(kw) is where tap kw reads for acc[0]) with
-// weights w: one pass over acc per three taps, since acc's traffic, not
-// the multiply-adds, bounds these loops.
+// weights w: one pass over acc for a row of five, else one per three taps,
+// since acc's traffic, not the multiply-adds, bounds these loops.
 template <typename Tap>
 inline void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_count, int64_t n) {
+  if (kw_count == 5) return taps5(acc, tap(0), tap(1), tap(2), tap(3), tap(4), w, n);
   int64_t kw = 0;
   for (; kw + 3 <= kw_count; kw += 3) taps3(acc, tap(kw), tap(kw + 1), tap(kw + 2), w + kw, n);
   if (kw_count - kw == 2) taps2(acc, tap(kw), tap(kw + 1), w + kw, n);
