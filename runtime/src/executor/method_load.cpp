@@ -258,6 +258,8 @@ Error fill_state(MethodState* ms, const LoadBackendOptionsMap* backend_options,
   }
   ET_CHECK_OK_OR_RETURN_ERROR(build_instructions(ms, kernel_registry));
   fold_constant_layouts(ms);
+  fold_conv_batch_norms(ms);
+  use_variants_for_unread_outputs(ms);
   return Error::Ok;
 }
 

@@ -109,6 +109,17 @@ uint64_t call_work(Span<EValue*> args);
 // Returns how many it folded; a call it cannot fold is left to run.
 size_t fold_constant_layouts(MethodState* ms);
 
+// Folds each inference batch norm into the convolution that feeds it:
+// scaled weights and bias of the method's own, the convolution writes the
+// batch norm's output, the batch norm's slot a no-op (method_fold_bn.cpp).
+// Only in a straight-line method, and only where that cannot overwrite a
+// tensor still in use. Returns how many it folded.
+size_t fold_conv_batch_norms(MethodState* ms);
+
+// Points calls whose unread outputs a built-in variant kernel can skip at
+// that variant (method_rewrite.cpp). Returns how many it changed.
+size_t use_variants_for_unread_outputs(MethodState* ms);
+
 // Runs every chain. Bounded by kMaxInstructionsPerRun executed instructions
 // and by ms->work_budget, so a jump loop cannot run for hours.
 Error execute_method(MethodState* ms);
