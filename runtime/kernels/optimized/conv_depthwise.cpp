@@ -28,28 +28,30 @@ constexpr int64_t kSplitFloats = int64_t{1} << 18;
 // cheaper through the padded split.
 constexpr int64_t kMinSameWidth = 32;
 
-inline void taps3(float* __restrict acc, const float* __restrict x, const float* __restrict y,
-                  const float* __restrict z, const float* w, int64_t n) {
+ET_SIMD_INLINE void taps3(float* __restrict acc, const float* __restrict x,
+                          const float* __restrict y, const float* __restrict z, const float* w,
+                          int64_t n) {
   const float w0 = w[0], w1 = w[1], w2 = w[2];
   for (int64_t i = 0; i < n; ++i) acc[i] += w0 * x[i] + w1 * y[i] + w2 * z[i];
 }
 
-inline void taps2(float* __restrict acc, const float* __restrict x, const float* __restrict y,
-                  const float* w, int64_t n) {
+ET_SIMD_INLINE void taps2(float* __restrict acc, const float* __restrict x,
+                          const float* __restrict y, const float* w, int64_t n) {
   const float w0 = w[0], w1 = w[1];
   for (int64_t i = 0; i < n; ++i) acc[i] += w0 * x[i] + w1 * y[i];
 }
 
-inline void taps5(float* __restrict acc, const float* __restrict x, const float* __restrict y,
-                  const float* __restrict z, const float* __restrict u, const float* __restrict v,
-                  const float* w, int64_t n) {
+ET_SIMD_INLINE void taps5(float* __restrict acc, const float* __restrict x,
+                          const float* __restrict y, const float* __restrict z,
+                          const float* __restrict u, const float* __restrict v, const float* w,
+                          int64_t n) {
   const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
   for (int64_t i = 0; i < n; ++i) {
     acc[i] += (w0 * x[i] + w1 * y[i]) + (w2 * z[i] + w3 * u[i]) + w4 * v[i];
   }
 }
 
-inline void taps1(float* __restrict acc, const float* __restrict x, float w, int64_t n) {
+ET_SIMD_INLINE void taps1(float* __restrict acc, const float* __restrict x, float w, int64_t n) {
   for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i];
 }
 
@@ -57,7 +59,8 @@ inline void taps1(float* __restrict acc, const float* __restrict x, float w, int
 // weights w: one pass over acc for a row of five, else one per three taps,
 // since acc's traffic, not the multiply-adds, bounds these loops.
 template <typename Tap>
-inline void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_count, int64_t n) {
+ET_SIMD_INLINE void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_count,
+                             int64_t n) {
   if (kw_count == 5) return taps5(acc, tap(0), tap(1), tap(2), tap(3), tap(4), w, n);
   int64_t kw = 0;
   for (; kw + 3 <= kw_count; kw += 3) taps3(acc, tap(kw), tap(kw + 1), tap(kw + 2), w + kw, n);
@@ -67,7 +70,8 @@ inline void row_taps(float* acc, const Tap& tap, const float* w, int64_t kw_coun
 
 // A 3x3 kernel's nine taps in one pass, written over acc with the bias.
 template <typename Tap>
-inline void taps3x3(float* __restrict acc, const Tap& tap, const float* w, float bias, int64_t n) {
+ET_SIMD_INLINE void taps3x3(float* __restrict acc, const Tap& tap, const float* w, float bias,
+                            int64_t n) {
   const float* __restrict a = tap(0, 0), * __restrict b = tap(0, 1), * __restrict c = tap(0, 2);
   const float* __restrict d = tap(1, 0), * __restrict e = tap(1, 1), * __restrict f = tap(1, 2);
   const float* __restrict p = tap(2, 0), * __restrict q = tap(2, 1), * __restrict r = tap(2, 2);

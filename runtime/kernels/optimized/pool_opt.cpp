@@ -28,8 +28,8 @@ using portable::PoolGeom;
 constexpr int64_t kSplitFloats = int64_t{1} << 16; // per pool thread (256 KiB)
 
 // Folds tap number t (samples x) into the running maxima of n outputs.
-inline void fold_tap(float* __restrict best, int32_t* __restrict at, const float* __restrict x,
-                     int64_t n, int32_t t) {
+ET_SIMD_INLINE void fold_tap(float* __restrict best, int32_t* __restrict at,
+                             const float* __restrict x, int64_t n, int32_t t) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i], b = best[i];
     const int32_t a = at[i];
@@ -121,7 +121,7 @@ void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
 // Values only (no tap numbers): the running maximum under fold_tap's rule,
 // started from tap 0. The -inf padding cannot change a maximum that has a
 // sample in its window, so no window is redone.
-inline void fold_value(float* __restrict best, const float* __restrict x, int64_t n) {
+ET_SIMD_INLINE void fold_value(float* __restrict best, const float* __restrict x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i], b = best[i];
     best[i] = b == b && (v > b || v != v) ? v : b;

@@ -11,3 +11,12 @@
 #else
 #define ET_SIMD_CLONES
 #endif
+
+// For small loop helpers called from ET_SIMD_CLONES functions: a helper
+// left out of line is compiled for the baseline only, losing the clone's
+// vector width.
+#if defined(__GNUC__)
+#define ET_SIMD_INLINE inline __attribute__((always_inline))
+#else
+#define ET_SIMD_INLINE inline
+#endif
