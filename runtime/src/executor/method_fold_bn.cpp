@@ -9,10 +9,12 @@
 // norm's slot becomes a no-op.
 //
 // The convolution now writes t2 while it reads its input, so the fold needs
-// the method's instruction order (one straight-line chain) and is refused
-// when any other planned tensor whose bytes overlap t2's is in use between
-// the two calls, the convolution's input included (planners often give t2
-// the input's bytes, which are free once the batch norm runs). Anything else
+// the method's instruction order (one straight-line chain) and t2's bytes
+// free of every other planned tensor in use between the two calls, the
+// convolution's input included. Planners often give t2 the input's bytes
+// (free once the batch norm runs); then t2 moves onto t1's bytes instead,
+// where the convolution writes anyway, if no other tensor uses those until
+// t2's last use. Anything else
 // unexpected (a non-constant parameter, a dtype other than float, t1 read by
 // another call, a batch norm output someone reads) leaves both calls as
 // they were.
@@ -93,15 +95,14 @@ bool overlaps(const Tensor& a, const Tensor& b) {
   return pa < pb + b.nbytes() && pb < pa + a.nbytes();
 }
 
-// No planned tensor but t1 and t2 that shares bytes with t2 is in use
-// while the convolution (c) or the batch norm (c + 1) runs.
-bool t2_free_during(const MethodState* ms, const std::vector<ValueLifetime>& lt, int32_t t1,
-                    int32_t t2, int64_t c) {
-  const Tensor& out = ms->values[t2].toTensor();
+// No planned tensor but t1 and t2 that shares bytes with `bytes` is in use
+// at an instruction of [lo, hi].
+bool bytes_free_during(const MethodState* ms, const std::vector<ValueLifetime>& lt,
+                       const Tensor& bytes, int32_t t1, int32_t t2, int64_t lo, int64_t hi) {
   for (size_t v = 0; v < ms->n_values; ++v) {
     const int32_t vi = int32_t(v);
     if (vi == t1 || vi == t2 || !ms->values[v].isTensor()) continue;
-    if (planned_live(ms, lt, vi, c, c + 1) && overlaps(ms->values[v].toTensor(), out)) {
+    if (planned_live(ms, lt, vi, lo, hi) && overlaps(ms->values[v].toTensor(), bytes)) {
       return false;
     }
   }
@@ -125,6 +126,7 @@ struct ConvBn {
   int32_t gamma, beta, mean, var, eps; // batch norm parameters
   int32_t t2;                          // batch norm out0
   ssize_t oc;
+  bool t2_on_t1; // t2 moves onto t1's bytes (its own are not free at once)
 };
 
 bool match(const MethodState* ms, const std::vector<ValueLifetime>& lt, uint32_t c, ConvBn* m) {
@@ -192,7 +194,12 @@ bool match(const MethodState* ms, const std::vector<ValueLifetime>& lt, uint32_t
     const int32_t o = ba->Get(k);
     if (o == m->t1 || o == m->t2 || !unwritten_ok(ms, lt, o, int64_t(c) + 1)) return false;
   }
-  return t2_free_during(ms, lt, m->t1, m->t2, int64_t(c));
+  // The convolution writes t2's bytes if nothing else needs them while the
+  // two calls run; else t2 takes t1's bytes for all its life, if nothing
+  // else needs those until t2's last use.
+  const Tensor& t2 = ms->values[m->t2].toTensor();
+  m->t2_on_t1 = !bytes_free_during(ms, lt, t2, m->t1, m->t2, int64_t(c), int64_t(c) + 1);
+  return !m->t2_on_t1 || bytes_free_during(ms, lt, t1, m->t1, m->t2, int64_t(c), l2.last);
 }
 
 float at(const MethodState* ms, int32_t vi, ssize_t i, float dflt) {
@@ -261,8 +268,14 @@ bool fold(MethodState* ms, uint32_t c, const ConvBn& m) {
   // The slot's argument array is its own (resolve_args); values[] is not.
   cs.args[1] = wev;
   cs.args[2] = bev;
-  cs.args[9] = &ms->values[m.t2];
-  cs.args[10] = &ms->values[m.t2];
+  if (m.t2_on_t1) {
+    // The convolution writes t1 as before, and that is where t2 now lives.
+    ms->values[m.t2].toTensor().unsafeGetTensorImpl()->set_data(
+        ms->values[m.t1].toTensor().mutable_data_ptr());
+  } else {
+    cs.args[9] = &ms->values[m.t2];
+    cs.args[10] = &ms->values[m.t2];
+  }
   bs.op = folded_into_conv;
   return true;
 }

@@ -1,9 +1,10 @@
 // Inference batch norm folded into the convolution before it at load
 // (method_fold_bn.cpp): the batch norm kernel is not called any more and
 // the output stays what conv then batch norm computes, and another call
-// naming the same weight still sees the program's values. No fold when the
-// convolution would overwrite a tensor still in use (its own input, where
-// the planner reused its bytes for the batch norm's output), when the
+// naming the same weight still sees the program's values; a batch norm
+// output planned over the convolution's input moves onto the convolution's
+// output bytes. No fold when neither place is free (the convolution's
+// output bytes reused while the norm's output is in use), when the
 // convolution's output has another reader, when a batch norm parameter is
 // no constant, or when the method's order is not known (a MoveCall).
 #include <cmath>
@@ -121,6 +122,7 @@ struct Variant {
   bool gamma_is_input = false;
   bool second_conv = false; // u = conv(x, w) too; out = t2 + u
   bool with_move = false;   // a MoveCall at the end (order no longer known)
+  bool out_over_t1 = false; // out planned where t1 is (t1 is dead by then)
 };
 
 // Planned buffer: x @0 (128 bytes), t1 @128 (48), t2 @192 (48), out @256
@@ -151,7 +153,8 @@ ProgramDesc conv_bn(const Variant& v) {
   const int32_t o2 = m.add_value(ValueDesc::Tensor(planned({0}, 0)));
   const int32_t ret = m.add_value(ValueDesc::TensorList({t2, o1, o2}));
   const int32_t alpha = m.add_value(ValueDesc::Int(1));
-  const int32_t out = m.add_value(ValueDesc::Tensor(planned({1, 3, 2, 2}, 256)));
+  const int32_t out =
+      m.add_value(ValueDesc::Tensor(planned({1, 3, 2, 2}, v.out_over_t1 ? 128 : 256)));
   const int32_t u = m.add_value(ValueDesc::Tensor(planned({1, 3, 2, 2}, 336)));
   m.inputs = v.gamma_is_input ? std::vector<int32_t>{x, gamma} : std::vector<int32_t>{x};
   m.outputs = {out};
@@ -299,9 +302,18 @@ TEST(MethodFoldBn, SharedWeightKeepsItsValuesForOtherCalls) {
   expect_near(r.out, reference(v));
 }
 
-TEST(MethodFoldBn, NotFoldedWhenOutputReusesTheConvInputsBytes) {
+TEST(MethodFoldBn, OutputOverTheConvInputMovesOntoTheConvOutput) {
   Variant v;
   v.t2_over_x = true;
+  const Outcome r = load_and_run(v, 2);
+  EXPECT_EQ(r.bn_calls, 0);
+  expect_near(r.out, reference(v));
+}
+
+TEST(MethodFoldBn, NotFoldedWhenNeitherPlaceIsFree) {
+  Variant v;
+  v.t2_over_x = true;
+  v.out_over_t1 = true; // the add writes t1's bytes while it reads t2
   const Outcome r = load_and_run(v, 2);
   EXPECT_EQ(r.bn_calls, 2);
   expect_near(r.out, reference(v));
