@@ -9,6 +9,11 @@
 //   DIR/big.pte       forward(x: float32[100]) = x + x
 //   DIR/huge.pte      forward() returns a 1 GiB planned uint8 tensor nothing
 //                     writes; big_input(x: float32[2^28], not planned) = x
+//   DIR/huge8g.pte    forward() the same with 8 GiB
+//   DIR/unplanned.pte nothing planned: dataless(x: float32[2^28]) adds x to
+//                     itself into a tensor nothing gives data (cannot run);
+//                     add(x: float32[4]) = x + x into an unplanned output;
+//                     big_add(x: float32[2^28]) the same at 1 GiB
 
 #include <cstdio>
 #include <string>
@@ -172,7 +177,45 @@ int main(int argc, char** argv) {
     hp.methods = {hm, im};
   }
 
+  // An 8 GiB planned buffer, over the tool's default limit (a file of its
+  // own: a 32-bit host refuses it whole).
+  ProgramDesc gp;
+  {
+    MethodDesc gm;
+    TensorDesc t;
+    t.scalar_type = int8_t(Dtype::Byte);
+    t.sizes = {65536, 131072};
+    t.mem_id = 1;
+    gm.outputs = {gm.add_value(ValueDesc::Tensor(t))};
+    gm.non_const_buffer_sizes = {0, int64_t(8) << 30};
+    gp.methods = {gm};
+  }
+
+  // Unplanned tensors only: the caller (here, the tool) gives them data.
+  ProgramDesc up;
+  {
+    // x + x into y; y is the output, or (dataless) an intermediate.
+    auto unplanned_add = [](const char* name, int32_t n, bool y_is_output) {
+      MethodDesc m;
+      m.name = name;
+      TensorDesc t;
+      t.sizes = {n};
+      const int32_t x = m.add_value(ValueDesc::Tensor(t));
+      const int32_t alpha = m.add_value(ValueDesc::Int(1));
+      const int32_t y = m.add_value(ValueDesc::Tensor(t));
+      m.inputs = {x};
+      m.outputs = {y_is_output ? y : x};
+      const int32_t add = m.add_operator("aten::add", "out");
+      m.chains = {{InstructionDesc::Kernel(add, {x, x, alpha, y, y})}};
+      return m;
+    };
+    up.methods = {unplanned_add("dataless", int32_t(1) << 28, false), unplanned_add("add", 4, true),
+                  unplanned_add("big_add", int32_t(1) << 28, true)};
+  }
+
   const bool ok = write_file(dir + "/huge.pte", serialize(hp)) &&
+                  write_file(dir + "/unplanned.pte", serialize(up)) &&
+                  write_file(dir + "/huge8g.pte", serialize(gp)) &&
                   write_file(dir + "/delegate.pte", serialize(dp)) &&
                   write_file(dir + "/cuda_delegate.pte", serialize(cp)) &&
                   write_file(dir + "/scalar.pte", serialize(sp)) &&

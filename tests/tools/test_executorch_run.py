@@ -8,6 +8,7 @@ EXECUTORCH_DEMO_PTE (the demo program in the build tree), CONFORMANCE_DIR.
 import json
 import os
 import re
+import resource
 import struct
 import subprocess
 import sys
@@ -501,6 +502,52 @@ def case_memory_limit():
               error="MemoryAllocationFailed", contains=("input 0", "1073741824"))
         fails(pte, "--memory-limit", "lots", code=2, contains=("--memory-limit",))
         ok(pte, "--memory-limit", "2G")
+
+
+def case_unplanned():
+    # A method whose kernel writes a tensor nothing gives data is refused at
+    # load, naming the value, before its 1 GiB input is allocated or filled.
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "unplanned.pte")
+        start = time.monotonic()
+        fails(pte, "--method", "dataless", "--memory-limit", "8G", error="InvalidProgram",
+              contains=("dataless", "value 2", "aten::add.out"))
+        check(time.monotonic() - start < 5, "the refusal took seconds")
+        rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        check(rss_kib < 256 * 1024, f"the refusal used {rss_kib} KiB")
+        # An unplanned output gets a buffer from the tool.
+        out = ok(pte, "--method", "add", "--input", "1,2,3,4")
+        check(numbers(values_of(out)) == [2.0, 4.0, 6.0, 8.0], "x + x")
+        # Outputs are allocated before inputs: over the limit, the input is
+        # refused before it is filled.
+        fails(pte, "--method", "big_add", "--memory-limit", "1536M",
+              error="MemoryAllocationFailed", contains=("input 0",))
+
+
+def case_unplanned_fill():
+    # A 1 GiB unplanned input is allocated and filled once, in place: the
+    # run stays near 1 GiB, not twice it.
+    with tempfile.TemporaryDirectory() as d:
+        pte = os.path.join(fixtures(d), "unplanned.pte")
+        ok(pte, "--method", "big_add", "--memory-limit", "3G")
+        rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        check(rss_kib < (2048 + 256) * 1024, f"input and output of 1 GiB used {rss_kib} KiB")
+
+
+def case_default_memory_limit():
+    # Without --memory-limit or $EXECUTORCH_MEMORY_LIMIT the tool allows at
+    # most 4 GiB: an 8 GiB planned buffer is refused.
+    env = {"EXECUTORCH_MEMORY_LIMIT": ""}
+    with tempfile.TemporaryDirectory() as d:
+        fixtures(d)
+        fails(os.path.join(d, "huge8g.pte"), env=env, error="MemoryAllocationFailed",
+              contains=("planned buffer 0", "8589934592"))
+        # 1 GiB is within the default on any host with 2 GiB or more.
+        ok(os.path.join(d, "huge.pte"), env=env)
+    rc, out, _ = run("--help")
+    check(rc == 0 and "at most 4G" in out, "--help gives the default")
+    fails(ADD, env={"EXECUTORCH_MEMORY_LIMIT": "lots"}, code=2,
+          contains=("EXECUTORCH_MEMORY_LIMIT",))
 
 
 def case_threads():

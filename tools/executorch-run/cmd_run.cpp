@@ -24,6 +24,7 @@
 
 namespace et_run {
 
+using ::executorch::extension::HostBuffer;
 using ::executorch::extension::MallocMemoryAllocator;
 using ::executorch::extension::MemoryBudget;
 using ::executorch::extension::PlannedMemory;
@@ -179,6 +180,8 @@ int cmd_run(const Options& o) {
   MemoryBudget budget(o.memory_limit);
   LoadedMethod loaded;
   load_method(program, name, path, data.map(), backend_options, &budget, &loaded);
+  std::vector<HostBuffer> output_buffers;
+  provide_output_buffers(name, *loaded.method, &budget, &output_buffers);
   Inputs inputs;
   build_inputs(o.inputs, name, *loaded.method, &budget, &inputs);
   auto times_us = run_timed(*loaded.method, inputs, o.iterations, name, path);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/portable_type/bfloat16.h>
 #include <executorch/runtime/core/portable_type/half.h>
 
@@ -159,9 +160,19 @@ bool dtype_fillable(ScalarType t) {
 
 namespace {
 
+// One element is converted; the rest are copies of the bytes already
+// written, doubling each time, so a GiB fills at memcpy speed, in place.
 void fill_constant(double v, ScalarType t, size_t numel, uint8_t* data) {
-  for (size_t i = 0; i < numel; ++i) {
-    store_element(t, data, i, v, static_cast<int64_t>(v), false);
+  if (numel == 0) {
+    return;
+  }
+  store_element(t, data, 0, v, static_cast<int64_t>(v), false);
+  const size_t total = numel * rt::elementSize(t);
+  size_t done = rt::elementSize(t);
+  while (done < total) {
+    const size_t n = done < total - done ? done : total - done;
+    std::memcpy(data + done, data, n);
+    done += n;
   }
 }
 

@@ -100,4 +100,39 @@ void build_inputs(const std::vector<std::string>& specs, const std::string& meth
   }
 }
 
+void provide_output_buffers(const std::string& method_name, rt::Method& method,
+                            MemoryBudget* budget, std::vector<HostBuffer>* out) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& slot = method.get_output(i);
+    if (!slot.isTensor() || slot.toTensor().nbytes() == 0 ||
+        slot.toTensor().const_data_ptr() != nullptr) {
+      continue;
+    }
+    bool is_input = false;
+    for (size_t j = 0; j < method.inputs_size() && !is_input; ++j) {
+      is_input = &method.get_input(j) == &slot;
+    }
+    if (is_input) {
+      continue; // it gets the input's data
+    }
+    const size_t nbytes = slot.toTensor().nbytes();
+    char what[64];
+    std::snprintf(what, sizeof(what), "output %zu", i);
+    clear_runtime_errors();
+    auto data = HostBuffer::allocate(nbytes, budget, what);
+    if (!data.ok()) {
+      fail_rt(data.error(), "method '%s': cannot allocate output %zu", method_name.c_str(), i);
+    }
+    clear_runtime_errors();
+    const Error e = method.set_output_data_ptr(data->data(), nbytes, i);
+    if (e != Error::Ok) {
+      fail_rt(e, "method '%s': cannot give output %zu its memory", method_name.c_str(), i);
+    }
+    out->push_back(std::move(data.get()));
+  }
+#pragma GCC diagnostic pop
+}
+
 } // namespace et_run

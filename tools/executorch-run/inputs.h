@@ -1,6 +1,7 @@
 // The inputs executorch-run gives a method: a tensor per tensor input, in
-// memory charged to the run's MemoryBudget and filled from its --input
-// spec; the traced value for Int/Double/Bool inputs.
+// memory charged to the run's MemoryBudget and filled, once and in place,
+// from its --input spec; the traced value for Int/Double/Bool inputs. Also
+// the memory of outputs that are not memory-planned.
 #pragma once
 
 #include <cstdint>
@@ -33,5 +34,13 @@ struct Inputs {
 void build_inputs(const std::vector<std::string>& specs, const std::string& method_name,
                   ::executorch::runtime::Method& method,
                   ::executorch::extension::MemoryBudget* budget, Inputs* out);
+
+// Gives each tensor output that has no memory of its own (not planned, not
+// constant, not a method input) a zeroed buffer charged to budget, through
+// Method::set_output_data_ptr. Call before build_inputs, so that a method
+// whose outputs do not fit is refused before any input is filled.
+void provide_output_buffers(const std::string& method_name, ::executorch::runtime::Method& method,
+                            ::executorch::extension::MemoryBudget* budget,
+                            std::vector<::executorch::extension::HostBuffer>* out);
 
 } // namespace et_run

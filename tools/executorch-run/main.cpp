@@ -11,6 +11,8 @@
 #include <new>
 #include <string>
 
+#include <unistd.h>
+
 #include <executorch/extension/memory_allocator/memory_budget.h>
 #include <executorch/runtime/backend/native_code_policy.h>
 #include <executorch/runtime/platform/build_info.h>
@@ -59,8 +61,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
       ->type_name("B:K=V");
   app.add_option("--memory-limit", raw.memory_limit,
                  "The most memory the program may make this tool allocate for "
-                 "planned buffers and inputs, e.g. 512M or 16G (default: "
-                 "$EXECUTORCH_MEMORY_LIMIT, else the physical memory)")
+                 "planned buffers, inputs and outputs, e.g. 512M or 16G (default: "
+                 "$EXECUTORCH_MEMORY_LIMIT, else half the physical memory, at most 4G)")
       ->type_name("SIZE");
   app.add_option("--threads", raw.threads,
                  "Threads of the CPU thread pool the kernels use, the caller "
@@ -87,14 +89,39 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.get_formatter()->column_width(28);
 }
 
-size_t memory_limit_of(const std::string& text) {
-  if (text.empty()) {
-    return MemoryBudget::default_limit();
+// What a program may make the tool allocate when neither --memory-limit nor
+// $EXECUTORCH_MEMORY_LIMIT says: half the physical memory, at most 4 GiB, so
+// that a file declaring huge tensors fails with an Error rather than taking
+// the machine. (The library's own default, for Module, is the physical
+// memory.)
+constexpr size_t kDefaultMemoryCap = size_t(4) << 30;
+
+size_t default_memory_limit() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  size_t physical = 0;
+  if (pages <= 0 || page_size <= 0 ||
+      __builtin_mul_overflow(size_t(pages), size_t(page_size), &physical)) {
+    return kDefaultMemoryCap;
   }
-  auto limit = MemoryBudget::parse_size(text.c_str());
+  return std::min(physical / 2, kDefaultMemoryCap);
+}
+
+size_t memory_limit_of(const std::string& text) {
+  std::string source = "--memory-limit";
+  std::string value = text;
+  if (value.empty()) {
+    const char* env = std::getenv(MemoryBudget::kLimitEnv);
+    if (env == nullptr || *env == '\0') {
+      return default_memory_limit();
+    }
+    source = MemoryBudget::kLimitEnv;
+    value = env;
+  }
+  auto limit = MemoryBudget::parse_size(value.c_str());
   if (!limit.ok()) {
     throw Failure{rt::Error::InvalidArgument,
-                  "--memory-limit: '" + text + "' is not a size (e.g. 512M, 16G)", kExitUsage};
+                  source + ": '" + value + "' is not a size (e.g. 512M, 16G)", kExitUsage};
   }
   return limit.get();
 }

@@ -85,6 +85,15 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
   return Error::Ok;
 }
 
+// What the reference-returning accessors hand out when the Method was moved
+// from: a None value, never a dereference of the missing state.
+EValue& moved_from_value() {
+  ET_LOG(Error, "Method used after being moved from");
+  static thread_local EValue none;
+  none = EValue();
+  return none;
+}
+
 } // namespace
 
 Method::Method(Method&& rhs) noexcept : state_(rhs.state_) { rhs.state_ = nullptr; }
@@ -97,6 +106,7 @@ Method::~Method() {
 }
 
 Error Method::set_input(const EValue& input, size_t input_idx) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(input_idx < inputs_size(), InvalidArgument,
                            "Input index %zu out of range (%zu inputs)", input_idx, inputs_size());
   const int32_t vi = state_->plan->inputs()->Get(uint32_t(input_idx));
@@ -133,6 +143,7 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
 }
 
 Error Method::set_inputs(const ::executorch::aten::ArrayRef<EValue>& inputs) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(inputs.size() == inputs_size(), InvalidArgument,
                            "%zu inputs given, method takes %zu", inputs.size(), inputs_size());
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -142,6 +153,7 @@ Error Method::set_inputs(const ::executorch::aten::ArrayRef<EValue>& inputs) {
 }
 
 Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(output_idx < outputs_size(), InvalidArgument,
                            "Output index %zu out of range (%zu outputs)", output_idx,
                            outputs_size());
@@ -160,21 +172,29 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
 }
 
 Error Method::execute() {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(!in_progress(), InvalidState,
                            "Method execution is in progress (step()); finish it first");
   return internal::execute_method(state_);
 }
 
-Error Method::step() { return internal::step_method(state_); }
+Error Method::step() {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
+  return internal::step_method(state_);
+}
 
 Error Method::experimental_step() { return step(); }
 
 bool Method::in_progress() const {
+  if (state_ == nullptr) {
+    return false;
+  }
   const internal::StepState& st = state_->step;
   return (st.chain != 0 || st.pc != 0) && st.chain < state_->n_chains;
 }
 
 Error Method::reset_execution() {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   internal::StepState& st = state_->step;
   ET_CHECK_OR_RETURN_ERROR(st.chain >= state_->n_chains, InvalidState,
                            "Cannot reset until EndOfMethod has been reached");
@@ -185,6 +205,7 @@ Error Method::reset_execution() {
 Error Method::experimental_reset_execution() { return reset_execution(); }
 
 Error Method::get_outputs(EValue* output_evalues, size_t length) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(output_evalues != nullptr && length >= outputs_size(), InvalidArgument,
                            "Room for %zu outputs, need %zu", length, outputs_size());
   for (size_t i = 0; i < outputs_size(); ++i) {
@@ -194,6 +215,7 @@ Error Method::get_outputs(EValue* output_evalues, size_t length) {
 }
 
 Error Method::get_inputs(EValue* input_evalues, size_t length) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(input_evalues != nullptr && length >= inputs_size(), InvalidArgument,
                            "Room for %zu inputs, need %zu", length, inputs_size());
   for (size_t i = 0; i < inputs_size(); ++i) {
@@ -203,38 +225,60 @@ Error Method::get_inputs(EValue* input_evalues, size_t length) {
 }
 
 const EValue& Method::get_output(size_t i) const {
+  if (state_ == nullptr) {
+    return moved_from_value();
+  }
   ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
   return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
 }
 
 const EValue& Method::get_input(size_t i) const {
+  if (state_ == nullptr) {
+    return moved_from_value();
+  }
   ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
   return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
 }
 
 EValue& Method::mutable_input(size_t i) {
+  if (state_ == nullptr) {
+    return moved_from_value();
+  }
   ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
   return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
 }
 
 EValue& Method::mutable_output(size_t i) {
+  if (state_ == nullptr) {
+    return moved_from_value();
+  }
   ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
   return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
 }
 
 size_t Method::inputs_size() const {
+  if (state_ == nullptr) {
+    return 0;
+  }
   const auto* v = state_->plan->inputs();
   return v == nullptr ? 0 : v->size();
 }
 
 size_t Method::outputs_size() const {
+  if (state_ == nullptr) {
+    return 0;
+  }
   const auto* v = state_->plan->outputs();
   return v == nullptr ? 0 : v->size();
 }
 
-MethodMeta Method::method_meta() const { return MethodMeta(state_->plan); }
+// A moved-from Method has no plan: its MethodMeta answers as an empty method.
+MethodMeta Method::method_meta() const {
+  return MethodMeta(state_ == nullptr ? nullptr : state_->plan);
+}
 
 Result<Tensor> Method::get_attribute(std::string_view name) {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   for (size_t i = 0; i < state_->n_values; ++i) {
     const fb::Tensor* ft = fb_tensor(state_, int32_t(i));
     if (ft == nullptr || ft->extra_tensor_info() == nullptr ||
@@ -250,7 +294,7 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
   return Error::NotFound;
 }
 
-EventTracer* Method::get_event_tracer() { return state_->tracer; }
+EventTracer* Method::get_event_tracer() { return state_ == nullptr ? nullptr : state_->tracer; }
 
 } // namespace runtime
 } // namespace executorch

@@ -293,6 +293,7 @@ Result<Method> Program::load_method(const char* method_name, MemoryManager* memo
                                     EventTracer* event_tracer, const NamedDataMap* named_data_map,
                                     const LoadBackendOptionsMap* backend_options,
                                     Span<const Kernel> kernel_registry) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(method_name != nullptr && memory_manager != nullptr &&
                                memory_manager->method_allocator() != nullptr,
                            InvalidArgument, "load_method needs a name and a method allocator");

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/core/exec_aten/util/tensor_dimension_limit.h>
 #include <executorch/runtime/platform/log.h>
 
 #include "executor/program_validation.h"
@@ -58,10 +60,32 @@ bool is_attribute(const fb::EValue* ev) {
 
 } // namespace
 
-const char* MethodMeta::name() const { return s_plan_->name()->c_str(); }
+Result<TensorInfo> TensorInfo::create(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
+                                      ScalarType scalar_type, const bool is_memory_planned,
+                                      std::string_view name) {
+  ET_CHECK_OR_RETURN_ERROR(isValid(scalar_type) && elementSizeOrZero(scalar_type) != 0,
+                           InvalidArgument, "TensorInfo: bad dtype %d", int(scalar_type));
+  ET_CHECK_OR_RETURN_ERROR(sizes.size() <= kTensorDimensionLimit, InvalidArgument,
+                           "TensorInfo: rank %zu over %zu", sizes.size(), kTensorDimensionLimit);
+  ET_CHECK_OR_RETURN_ERROR(dim_order.size() == 0 || dim_order.size() == sizes.size(),
+                           InvalidArgument, "TensorInfo: %zu dim order entries for rank %zu",
+                           dim_order.size(), sizes.size());
+  size_t nbytes = elementSizeOrZero(scalar_type);
+  for (const int32_t s : sizes) {
+    ET_CHECK_OR_RETURN_ERROR(s >= 0 && !__builtin_mul_overflow(nbytes, size_t(s), &nbytes),
+                             InvalidArgument, "TensorInfo: bad size %d", int(s));
+  }
+  return TensorInfo(sizes, dim_order, scalar_type, is_memory_planned, name, nbytes);
+}
 
-size_t MethodMeta::num_inputs() const { return vsize(s_plan_->inputs()); }
-size_t MethodMeta::num_outputs() const { return vsize(s_plan_->outputs()); }
+// A MethodMeta without a plan (a moved-from Method's) reads as an empty
+// method: no name, no inputs, outputs, buffers, backends or operators.
+const char* MethodMeta::name() const { return s_plan_ == nullptr ? "" : s_plan_->name()->c_str(); }
+
+size_t MethodMeta::num_inputs() const { return s_plan_ == nullptr ? 0 : vsize(s_plan_->inputs()); }
+size_t MethodMeta::num_outputs() const {
+  return s_plan_ == nullptr ? 0 : vsize(s_plan_->outputs());
+}
 
 Result<Tag> MethodMeta::input_tag(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_inputs(), InvalidArgument,
@@ -112,6 +136,9 @@ Result<TensorInfo> MethodMeta::output_tensor_meta(size_t index) const {
 
 size_t MethodMeta::num_attributes() const {
   size_t n = 0;
+  if (s_plan_ == nullptr) {
+    return 0;
+  }
   for (uint32_t i = 0; i < vsize(s_plan_->values()); ++i) {
     n += is_attribute(s_plan_->values()->Get(i)) ? 1 : 0;
   }
@@ -120,6 +147,7 @@ size_t MethodMeta::num_attributes() const {
 
 Result<TensorInfo> MethodMeta::attribute_tensor_meta(size_t index) const {
   size_t seen = 0;
+  ET_CHECK_OR_RETURN_ERROR(s_plan_ != nullptr, InvalidState, "MethodMeta has no method");
   for (uint32_t i = 0; i < vsize(s_plan_->values()); ++i) {
     if (is_attribute(s_plan_->values()->Get(i)) && seen++ == index) {
       ET_TENSOR_INFO_FROM(s_plan_->values()->Get(i));
@@ -132,7 +160,7 @@ Result<TensorInfo> MethodMeta::attribute_tensor_meta(size_t index) const {
 #undef ET_TENSOR_INFO_FROM
 
 size_t MethodMeta::num_memory_planned_buffers() const {
-  const size_t n = vsize(s_plan_->non_const_buffer_sizes());
+  const size_t n = s_plan_ == nullptr ? 0 : vsize(s_plan_->non_const_buffer_sizes());
   // Entry 0 is reserved.
   return n == 0 ? 0 : n - 1;
 }
@@ -161,12 +189,16 @@ Result<::executorch::aten::Device> MethodMeta::memory_planned_buffer_device(size
 }
 
 Result<int64_t> MethodMeta::non_const_buffer_size(size_t index) const {
+  ET_CHECK_OR_RETURN_ERROR(s_plan_ != nullptr, InvalidState, "MethodMeta has no method");
   ET_CHECK_OR_RETURN_ERROR(index < vsize(s_plan_->non_const_buffer_sizes()), InvalidArgument,
                            "Non-const buffer %zu out of range", index);
   return s_plan_->non_const_buffer_sizes()->Get(uint32_t(index));
 }
 
 bool MethodMeta::uses_backend(const char* backend_name) const {
+  if (s_plan_ == nullptr || backend_name == nullptr) {
+    return false;
+  }
   for (uint32_t i = 0; i < vsize(s_plan_->delegates()); ++i) {
     if (std::strcmp(s_plan_->delegates()->Get(i)->id()->c_str(), backend_name) == 0) {
       return true;
@@ -179,6 +211,9 @@ namespace {
 // Index of the n-th distinct backend id, or -1.
 int64_t nth_distinct_backend(const fb::ExecutionPlan* plan, size_t n) {
   size_t distinct = 0;
+  if (plan == nullptr) {
+    return -1;
+  }
   for (uint32_t i = 0; i < vsize(plan->delegates()); ++i) {
     const char* id = plan->delegates()->Get(i)->id()->c_str();
     bool seen = false;
@@ -205,13 +240,18 @@ Result<const char*> MethodMeta::get_backend_name(size_t index) const {
 
 size_t MethodMeta::num_instructions() const {
   size_t n = 0;
+  if (s_plan_ == nullptr) {
+    return 0;
+  }
   for (uint32_t c = 0; c < vsize(s_plan_->chains()); ++c) {
     n += vsize(s_plan_->chains()->Get(c)->instructions());
   }
   return n;
 }
 
-size_t MethodMeta::num_operators() const { return vsize(s_plan_->operators()); }
+size_t MethodMeta::num_operators() const {
+  return s_plan_ == nullptr ? 0 : vsize(s_plan_->operators());
+}
 
 Result<const char*> MethodMeta::get_operator_name(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(index < num_operators(), InvalidArgument,

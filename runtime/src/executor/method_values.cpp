@@ -13,6 +13,7 @@
 
 #include "core/checked_math.h"
 #include "executor/method_state.h"
+#include "executor/method_unplanned.h"
 #include "executor/program_state.h"
 #include "executor/program_validation.h"
 
@@ -390,6 +391,8 @@ size_t count_external_tensors(const fb::ExecutionPlan* plan) {
 } // namespace
 
 Error parse_values(MethodState* ms) {
+  // Before anything is allocated: a method that cannot run is refused.
+  ET_CHECK_OK_OR_RETURN_ERROR(check_unplanned_tensors(ms->plan));
   MemoryAllocator* alloc = ms->memory->method_allocator();
   const size_t n = ms->plan->values() == nullptr ? 0 : ms->plan->values()->size();
   ms->values = alloc->allocateList<EValue>(n == 0 ? 1 : n);

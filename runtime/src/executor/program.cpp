@@ -113,9 +113,12 @@ Program::Program(Program&& rhs) noexcept : state_(rhs.state_) { rhs.state_ = nul
 
 Program::~Program() { delete state_; }
 
-size_t Program::num_methods() const { return state_->fb->execution_plan()->size(); }
+size_t Program::num_methods() const {
+  return state_ == nullptr ? 0 : state_->fb->execution_plan()->size();
+}
 
 Result<const char*> Program::get_method_name(size_t method_index) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(method_index < num_methods(), InvalidArgument,
                            "Method index %zu out of range (%zu methods)", method_index,
                            num_methods());
@@ -123,6 +126,7 @@ Result<const char*> Program::get_method_name(size_t method_index) const {
 }
 
 Result<MethodMeta> Program::method_meta(const char* method_name) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(method_name != nullptr, InvalidArgument, "Null method name");
   const auto* plans = state_->fb->execution_plan();
   for (uint32_t i = 0; i < plans->size(); ++i) {
@@ -135,6 +139,7 @@ Result<MethodMeta> Program::method_meta(const char* method_name) const {
 }
 
 Result<const void*> Program::get_constant_buffer_data(size_t buffer_idx, size_t nbytes) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   const auto* prog = state_->fb;
   if (state_->uses_constant_segment) {
     const auto* offsets = prog->constant_segment()->offsets();
@@ -156,10 +161,24 @@ Result<const void*> Program::get_constant_buffer_data(size_t buffer_idx, size_t 
 }
 
 Result<const NamedDataMap*> Program::get_named_data_map() const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   if (state_->fb->named_data() == nullptr) {
     return Error::NotFound;
   }
   return static_cast<const NamedDataMap*>(&state_->named_data);
+}
+
+Result<FreeableBuffer> Program::LoadSegment(const DataLoader::SegmentInfo& segment_info) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
+  const auto* segments = state_->fb->segments();
+  const size_t index = segment_info.segment_index;
+  ET_CHECK_OR_RETURN_ERROR(segments != nullptr && index < segments->size(), NotFound,
+                           "Segment %zu out of range (%u segments)", index,
+                           segments == nullptr ? 0u : segments->size());
+  // Validation put every segment inside the file, whose size is a size_t.
+  const auto* seg = segments->Get(uint32_t(index));
+  return state_->loader->load(size_t(state_->segment_base_offset + seg->offset()),
+                              size_t(seg->size()), segment_info);
 }
 
 Program::HeaderStatus Program::check_header(const void* data, size_t size) {

@@ -10,6 +10,7 @@ namespace executorch {
 namespace runtime {
 
 Result<const char*> Program::get_output_flattening_encoding(const char* method_name) const {
+  ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Program used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(method_name != nullptr, InvalidArgument, "Null method name");
   const auto* plans = state_->fb->execution_plan();
   for (uint32_t i = 0; i < plans->size(); ++i) {

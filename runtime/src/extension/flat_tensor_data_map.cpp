@@ -130,12 +130,25 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
                            runtime::internal::sort_by_key(root->named_data()));
 }
 
+FlatTensorDataMap::FlatTensorDataMap(FlatTensorDataMap&& rhs) noexcept
+    : loader_(rhs.loader_),
+      data_(std::move(rhs.data_)),
+      root_(rhs.root_),
+      segment_base_offset_(rhs.segment_base_offset_),
+      order_(std::move(rhs.order_)) {
+  rhs.loader_ = nullptr;
+  rhs.root_ = nullptr;
+  rhs.segment_base_offset_ = 0;
+}
+
 int64_t FlatTensorDataMap::find(std::string_view key) const {
   return runtime::internal::find_key(root_->named_data(), order_, key);
 }
 
 Result<const runtime::TensorLayout> FlatTensorDataMap::get_tensor_layout(
     std::string_view key) const {
+  ET_CHECK_OR_RETURN_ERROR(root_ != nullptr, InvalidState,
+                           "FlatTensorDataMap used after being moved from");
   const int64_t i = find(key);
   if (i < 0) {
     return Error::NotFound;
@@ -156,6 +169,8 @@ Result<const runtime::TensorLayout> FlatTensorDataMap::get_tensor_layout(
 }
 
 Result<FreeableBuffer> FlatTensorDataMap::get_data(std::string_view key) const {
+  ET_CHECK_OR_RETURN_ERROR(root_ != nullptr, InvalidState,
+                           "FlatTensorDataMap used after being moved from");
   const int64_t i = find(key);
   if (i < 0) {
     return Error::NotFound;
@@ -181,10 +196,14 @@ Error FlatTensorDataMap::load_data_into(std::string_view key, void* buffer, size
 }
 
 Result<uint32_t> FlatTensorDataMap::get_num_keys() const {
+  ET_CHECK_OR_RETURN_ERROR(root_ != nullptr, InvalidState,
+                           "FlatTensorDataMap used after being moved from");
   return uint32_t(vsize(root_->named_data()));
 }
 
 Result<const char*> FlatTensorDataMap::get_key(uint32_t index) const {
+  ET_CHECK_OR_RETURN_ERROR(root_ != nullptr, InvalidState,
+                           "FlatTensorDataMap used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(index < vsize(root_->named_data()), InvalidArgument,
                            "Key index %u out of range", index);
   return root_->named_data()->Get(index)->key()->c_str();

@@ -232,18 +232,6 @@ TensorPtr clone_tensor_ptr(const Tensor& tensor) {
   return clone_tensor_ptr(tensor, tensor.scalar_type());
 }
 
-TensorPtr clone_tensor_ptr_to(const TensorPtr& tensor, ::executorch::aten::Device target) {
-  ET_CHECK_MSG(tensor != nullptr, "clone_tensor_ptr_to from a null TensorPtr");
-  if (!target.is_cpu() || !tensor->device().is_cpu()) {
-    ET_LOG(Error,
-           "clone_tensor_ptr_to: only CPU to CPU copies are available in the "
-           "core runtime (device types %d -> %d)",
-           static_cast<int>(tensor->device_type()), static_cast<int>(target.type()));
-    return nullptr;
-  }
-  return clone_tensor_ptr(*tensor);
-}
-
 Error resize_tensor_ptr(TensorPtr& tensor, const std::vector<SizesType>& sizes) {
   ET_CHECK_OR_RETURN_ERROR(tensor != nullptr, InvalidArgument, "resize_tensor_ptr: null TensorPtr");
   return tensor->unsafeGetTensorImpl()->internal_resize_contiguous(

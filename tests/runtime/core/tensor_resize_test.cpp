@@ -90,4 +90,20 @@ TEST_F(TensorResize, ValidResizeUpdatesSizesStridesAndNumel) {
   EXPECT_EQ(now.numel, 6);
 }
 
+// Upstream's deprecated spelling resizes the same way, and aborts (with a
+// message) where internal_resize_contiguous returns an Error.
+TEST_F(TensorResize, DeprecatedSetSizesContiguous) {
+  Sizes sizes{4, 4};
+  TensorImpl t(ScalarType::Float, 2, sizes.data(), nullptr, nullptr, nullptr,
+               TensorShapeDynamism::DYNAMIC_BOUND);
+  const Sizes smaller{2, 3};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  t.set_sizes_contiguous({smaller.data(), smaller.size()});
+  EXPECT_EQ(snapshot(t).numel, 6);
+  const Sizes bigger{4, 5};
+  EXPECT_DEATH(t.set_sizes_contiguous({bigger.data(), bigger.size()}), "resize");
+#pragma GCC diagnostic pop
+}
+
 } // namespace

@@ -5,6 +5,7 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "executor_test_util.h"
+#include "pte_writer.h"
 
 using namespace et_test;
 using ::executorch::extension::BufferDataLoader;
@@ -114,4 +115,154 @@ TEST_F(MethodStepTest, DeprecatedSpellingsForward) {
   EXPECT_EQ(method_->experimental_step(), Error::EndOfMethod);
   EXPECT_EQ(method_->experimental_reset_execution(), Error::Ok);
 #pragma GCC diagnostic pop
+}
+
+// A moved-from Method answers every call with an Error (or an empty value),
+// never a dereference of the state it gave away; the new one runs.
+TEST_F(MethodStepTest, MovedFromMethodReturnsErrors) {
+  set_input(1.0f);
+  Method moved(std::move(*method_));
+  Method& old = *method_;
+  EXPECT_EQ(old.execute(), Error::InvalidState);
+  EXPECT_EQ(old.step(), Error::InvalidState);
+  EXPECT_FALSE(old.in_progress());
+  EXPECT_EQ(old.reset_execution(), Error::InvalidState);
+  EXPECT_EQ(old.set_input(EValue(Tensor(&x_impl_)), 0), Error::InvalidState);
+  EValue in[1] = {EValue(Tensor(&x_impl_))};
+  EXPECT_EQ(old.set_inputs(executorch::aten::ArrayRef<EValue>(in, 1)), Error::InvalidState);
+  float buf[4];
+  EXPECT_EQ(old.set_output_data_ptr(buf, sizeof(buf), 0), Error::InvalidState);
+  EValue out[2];
+  EXPECT_EQ(old.get_outputs(out, 2), Error::InvalidState);
+  EXPECT_EQ(old.inputs_size(), 0u);
+  EXPECT_EQ(old.outputs_size(), 0u);
+  EXPECT_TRUE(old.get_output(0).isNone());
+  EXPECT_EQ(old.get_attribute("c").error(), Error::InvalidState);
+  EXPECT_EQ(old.get_event_tracer(), nullptr);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  EXPECT_EQ(old.get_inputs(out, 2), Error::InvalidState);
+  EXPECT_TRUE(old.get_input(0).isNone());
+  EXPECT_TRUE(old.mutable_input(0).isNone());
+  EXPECT_TRUE(old.mutable_output(0).isNone());
+#pragma GCC diagnostic pop
+  const MethodMeta meta = old.method_meta();
+  EXPECT_STREQ(meta.name(), "");
+  EXPECT_EQ(meta.num_inputs(), 0u);
+  EXPECT_EQ(meta.num_outputs(), 0u);
+  EXPECT_EQ(meta.num_memory_planned_buffers(), 0u);
+  EXPECT_EQ(meta.num_attributes(), 0u);
+  EXPECT_EQ(meta.num_backends(), 0u);
+  EXPECT_EQ(meta.num_instructions(), 0u);
+  EXPECT_EQ(meta.num_operators(), 0u);
+  EXPECT_FALSE(meta.uses_backend("XnnpackBackend"));
+  EXPECT_EQ(meta.input_tensor_meta(0).error(), Error::InvalidArgument);
+  EXPECT_EQ(meta.attribute_tensor_meta(0).error(), Error::InvalidState);
+  EXPECT_EQ(meta.non_const_buffer_size(0).error(), Error::InvalidState);
+
+  ASSERT_EQ(moved.execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(moved.get_output(0).toTensor().const_data_ptr<float>()[0], 5.0f);
+}
+
+namespace {
+
+// forward(x) with x an unplanned input of 4 floats: add.out(x, x, 1, y),
+// y unplanned. y is the method's output (the caller gives it data) or, with
+// y_is_output false, an intermediate nothing ever gives data.
+std::vector<uint8_t> unplanned_add(bool y_is_output) {
+  using namespace ptewriter;
+  MethodDesc m;
+  m.name = "forward";
+  TensorDesc t;
+  t.sizes = {4};
+  const int32_t x = m.add_value(ValueDesc::Tensor(t));
+  const int32_t alpha = m.add_value(ValueDesc::Int(1));
+  const int32_t y = m.add_value(ValueDesc::Tensor(t));
+  m.inputs = {x};
+  m.outputs = {y_is_output ? y : x};
+  m.add_operator("aten::add", "out");
+  m.chains[0].push_back(InstructionDesc::Kernel(0, {x, x, alpha, y, y}));
+  ProgramDesc p;
+  p.methods = {m};
+  return serialize(p);
+}
+
+} // namespace
+
+// A kernel argument that is neither planned, constant, external, nor given
+// data by the caller would fail every run: load_method refuses it.
+TEST(MethodUnplanned, DatalessIntermediateIsRefusedAtLoad) {
+  executorch::runtime::runtime_init();
+  const std::vector<uint8_t> bytes = unplanned_add(false);
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  auto program = Program::load(&loader);
+  ASSERT_EQ(program.error(), Error::Ok);
+  MethodMemory mem(*program->method_meta("forward"));
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
+  EXPECT_EQ(method.error(), Error::InvalidProgram);
+}
+
+// The same tensor as the method's output is fine: the caller gives it data.
+TEST(MethodUnplanned, UnplannedInputAndOutputRun) {
+  executorch::runtime::runtime_init();
+  const std::vector<uint8_t> bytes = unplanned_add(true);
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  auto program = Program::load(&loader);
+  ASSERT_EQ(program.error(), Error::Ok);
+  MethodMemory mem(*program->method_meta("forward"));
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
+  ASSERT_EQ(method.error(), Error::Ok);
+  float x[4] = {1, 2, 3, 4}, y[4] = {};
+  int32_t sizes[1] = {4};
+  TensorImpl xi(ScalarType::Float, 1, sizes, x);
+  ASSERT_EQ(method->set_input(EValue(Tensor(&xi)), 0), Error::Ok);
+  ASSERT_EQ(method->set_output_data_ptr(y, sizeof(y), 0), Error::Ok);
+  ASSERT_EQ(method->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(y[3], 8.0f);
+}
+
+// An unplanned tensor that executorch_prim::et_view points at its input's
+// data is not refused: the view gives it data at run time.
+TEST(MethodUnplanned, ViewResultIsGivenData) {
+  using namespace ptewriter;
+  executorch::runtime::runtime_init();
+  MethodDesc m;
+  m.name = "forward";
+  TensorDesc planned;
+  planned.sizes = {4};
+  planned.mem_id = 1;
+  TensorDesc unplanned;
+  unplanned.sizes = {4};
+  const int32_t x = m.add_value(ValueDesc::Tensor(planned));
+  const int32_t four = m.add_value(ValueDesc::Int(4));
+  const int32_t size = m.add_value(ValueDesc::IntList({four}));
+  const int32_t v = m.add_value(ValueDesc::Tensor(unplanned));
+  const int32_t alpha = m.add_value(ValueDesc::Int(1));
+  planned.mem_offset = 16;
+  const int32_t out = m.add_value(ValueDesc::Tensor(planned));
+  m.inputs = {x};
+  m.outputs = {out};
+  m.non_const_buffer_sizes = {0, 32};
+  m.add_operator("executorch_prim::et_view", "default");
+  m.add_operator("aten::add", "out");
+  m.chains[0].push_back(InstructionDesc::Kernel(0, {x, size, v}));
+  m.chains[0].push_back(InstructionDesc::Kernel(1, {v, v, alpha, out, out}));
+  ProgramDesc p;
+  p.methods = {m};
+  const std::vector<uint8_t> bytes = serialize(p);
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  auto program = Program::load(&loader);
+  ASSERT_EQ(program.error(), Error::Ok);
+  MethodMemory mem(*program->method_meta("forward"));
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     test_kernel_span());
+  ASSERT_EQ(method.error(), Error::Ok);
+  float xs[4] = {1, 2, 3, 4};
+  int32_t sizes[1] = {4};
+  TensorImpl xi(ScalarType::Float, 1, sizes, xs);
+  ASSERT_EQ(method->set_input(EValue(Tensor(&xi)), 0), Error::Ok);
+  ASSERT_EQ(method->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(method->get_output(0).toTensor().const_data_ptr<float>()[3], 8.0f);
 }

@@ -246,3 +246,23 @@ TEST(MallocMemoryAllocatorTest, HonoursAlignmentAndResets) {
 }
 
 } // namespace
+
+// Moved-from loaders answer with an Error, never touch the moved file.
+TEST_F(DataLoaderTest, MovedFromLoadersReturnErrors) {
+  uint8_t into[4];
+  auto file = FileDataLoader::from(path_.c_str());
+  ASSERT_TRUE(file.ok());
+  FileDataLoader file_moved(std::move(file.get()));
+  EXPECT_NE(file->size().error(), Error::Ok);
+  EXPECT_NE(file->load(0, 4, info_).error(), Error::Ok);
+  EXPECT_NE(file->load_into(0, 4, info_, into), Error::Ok);
+  EXPECT_TRUE(file_moved.load(0, 4, info_).ok());
+
+  auto mmap = MmapDataLoader::from(path_.c_str(), MmapDataLoader::MlockConfig::NoMlock);
+  ASSERT_TRUE(mmap.ok());
+  MmapDataLoader mmap_moved(std::move(mmap.get()));
+  EXPECT_NE(mmap->size().error(), Error::Ok);
+  EXPECT_NE(mmap->load(0, 4, info_).error(), Error::Ok);
+  EXPECT_NE(mmap->load_into(0, 4, info_, into), Error::Ok);
+  EXPECT_TRUE(mmap_moved.load(0, 4, info_).ok());
+}

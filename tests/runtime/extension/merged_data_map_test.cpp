@@ -11,6 +11,7 @@
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/extension/named_data_map/merged_data_map.h>
+#include <executorch/runtime/executor/merged_data_map.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include "pte_writer.h"
@@ -99,3 +100,47 @@ TEST_F(MergedDataMapTest, NothingToMergeIsAnError) {
 }
 
 } // namespace
+
+// A moved-from FlatTensorDataMap answers with an Error; the new one keeps
+// the data (and outlives nothing it points into).
+TEST_F(MergedDataMapTest, MovedFromFlatTensorDataMapReturnsErrors) {
+  Ptd a({"w"}, 10);
+  FlatTensorDataMap moved(std::move(*a.map));
+  const FlatTensorDataMap& old = *a.map;
+  EXPECT_EQ(old.get_num_keys().error(), Error::InvalidState);
+  EXPECT_EQ(old.get_key(0).error(), Error::InvalidState);
+  EXPECT_EQ(old.get_tensor_layout("w").error(), Error::InvalidState);
+  EXPECT_EQ(old.get_data("w").error(), Error::InvalidState);
+  float v = 0;
+  EXPECT_EQ(old.load_data_into("w", &v, sizeof(v)), Error::InvalidState);
+  EXPECT_EQ(value_of(moved, "w"), 10.0f);
+}
+
+// executorch/runtime/executor/merged_data_map.h: upstream's fixed-size
+// MergedDataMap<N>, the same rules.
+TEST_F(MergedDataMapTest, RuntimeMergedDataMapOfN) {
+  using RuntimeMerged = ::executorch::runtime::MergedDataMap<3>;
+  Ptd a({"w", "b"}, 10), b({"x"}, 20);
+  const NamedDataMap* maps[3] = {a.map.get(), nullptr, b.map.get()};
+  auto merged = RuntimeMerged::load(maps, 3);
+  ASSERT_EQ(merged.error(), Error::Ok);
+  EXPECT_EQ(*merged->get_num_keys(), 3u);
+  EXPECT_STREQ(*merged->get_key(0), "w");
+  EXPECT_STREQ(*merged->get_key(2), "x");
+  EXPECT_EQ(merged->get_key(3).error(), Error::InvalidArgument);
+  EXPECT_EQ(value_of(*merged, "b"), 11.0f);
+  EXPECT_EQ(value_of(*merged, "x"), 20.0f);
+  EXPECT_TRUE(merged->get_data("x").ok());
+  EXPECT_EQ(merged->get_tensor_layout("x")->nbytes(), sizeof(float));
+  EXPECT_EQ(merged->get_data("nope").error(), Error::NotFound);
+  EXPECT_EQ(merged->get_tensor_layout("nope").error(), Error::NotFound);
+  float v = 0;
+  EXPECT_EQ(merged->load_data_into("nope", &v, sizeof(v)), Error::NotFound);
+
+  Ptd dup({"x"}, 30);
+  const NamedDataMap* clash[3] = {b.map.get(), dup.map.get(), nullptr};
+  EXPECT_EQ(RuntimeMerged::load(clash, 2).error(), Error::InvalidArgument);
+  const NamedDataMap* none[3] = {nullptr, nullptr, nullptr};
+  EXPECT_EQ(RuntimeMerged::load(none, 3).error(), Error::InvalidArgument);
+  EXPECT_EQ(RuntimeMerged::load(maps, 4).error(), Error::InvalidArgument);
+}

@@ -3,6 +3,8 @@
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/platform/runtime.h>
 
+#include "../core/fake_device_allocator.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -315,3 +317,36 @@ TEST_F(TensorPtrTest, Accessor) {
 }
 
 } // namespace
+
+// clone_tensor_ptr_to through a registered allocator: host to "CUDA" and
+// back, the device memory freed with the last copy; without an allocator or
+// data, nullptr instead of a crash.
+TEST_F(TensorPtrTest, CloneToADeviceAndBack) {
+  using executorch::aten::Device;
+  using executorch::aten::DeviceType;
+  auto src = ext::make_tensor_ptr({2, 3}, std::vector<float>{1, 2, 3, 4, 5, 6});
+  EXPECT_EQ(ext::clone_tensor_ptr_to(src, Device(DeviceType::CUDA)), nullptr);
+  et_test::FakeCudaAllocator cuda;
+  {
+    et_test::ScopedRegistration reg(&cuda);
+    auto dev = ext::clone_tensor_ptr_to(src, DeviceType::CUDA);
+    ASSERT_NE(dev, nullptr);
+    EXPECT_EQ(dev->unsafeGetTensorImpl()->device_type(), DeviceType::CUDA);
+    EXPECT_EQ(dev->size(1), 3);
+    EXPECT_NE(dev->const_data_ptr(), src->const_data_ptr());
+    EXPECT_EQ(cuda.allocations, 1);
+    auto back = ext::clone_tensor_ptr_to(dev, DeviceType::CPU);
+    ASSERT_NE(back, nullptr);
+    EXPECT_TRUE(back->device().is_cpu());
+    EXPECT_EQ(back->const_data_ptr<float>()[5], 6.0f);
+    // FakeCudaAllocator has no device-to-device copy: refused, not crashed.
+    EXPECT_EQ(ext::clone_tensor_ptr_to(dev, DeviceType::CUDA), nullptr);
+    EXPECT_EQ(cuda.allocations, 2);
+    EXPECT_EQ(cuda.deallocations, 1);
+    dev.reset();
+    EXPECT_EQ(cuda.deallocations, 2);
+  }
+  auto empty = ext::make_tensor_ptr({4}, static_cast<float*>(nullptr));
+  EXPECT_EQ(ext::clone_tensor_ptr_to(empty, DeviceType::CUDA), nullptr);
+  EXPECT_EQ(ext::clone_tensor_ptr_to(TensorPtr(), DeviceType::CPU), nullptr);
+}

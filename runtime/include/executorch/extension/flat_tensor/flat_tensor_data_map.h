@@ -26,7 +26,8 @@ class EXECUTORCH_API FlatTensorDataMap final : public runtime::NamedDataMap {
   // the map.
   ET_NODISCARD static runtime::Result<FlatTensorDataMap> load(runtime::DataLoader* loader);
 
-  FlatTensorDataMap(FlatTensorDataMap&&) noexcept = default;
+  // A moved-from map answers every call with an Error.
+  FlatTensorDataMap(FlatTensorDataMap&& rhs) noexcept;
   FlatTensorDataMap(const FlatTensorDataMap&) = delete;
   FlatTensorDataMap& operator=(const FlatTensorDataMap&) = delete;
   FlatTensorDataMap& operator=(FlatTensorDataMap&&) = delete;

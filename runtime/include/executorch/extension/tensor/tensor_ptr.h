@@ -222,8 +222,12 @@ inline TensorPtr clone_tensor_ptr(const TensorPtr& tensor, ::executorch::aten::S
 }
 inline TensorPtr clone_tensor_ptr(const TensorPtr& tensor) { return clone_tensor_ptr(*tensor); }
 
-// Only CPU targets exist in this runtime's core; other targets log and
-// return nullptr.
+// A copy of tensor's data on target, through the DeviceAllocator registered
+// for the device end (device_allocator.h): host to device, device to host,
+// or (with copy_device_to_device) within one device type; host to host is
+// clone_tensor_ptr. A device tensor's memory goes back to its allocator with
+// the last TensorPtr copy. Where upstream aborts (no allocator, a failed
+// allocation or copy, a source without data), this logs and returns nullptr.
 EXECUTORCH_API TensorPtr clone_tensor_ptr_to(const TensorPtr& tensor,
                                              ::executorch::aten::Device target);
 

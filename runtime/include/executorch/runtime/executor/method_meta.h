@@ -21,6 +21,11 @@ struct Tensor;
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 
+namespace testing {
+// Upstream's tests build TensorInfos through this friend (TensorInfo::create).
+class TensorInfoTestFriend;
+} // namespace testing
+
 class EXECUTORCH_API TensorInfo final {
  public:
   TensorInfo() = delete;
@@ -33,6 +38,16 @@ class EXECUTORCH_API TensorInfo final {
 
  private:
   friend class MethodMeta;
+  friend class testing::TensorInfoTestFriend;
+
+  // A TensorInfo over the caller's sizes and dim order (which must outlive
+  // it), its nbytes computed from them. InvalidArgument for a negative size,
+  // an unknown dtype, more than 16 dimensions, a dim order of another length
+  // or a byte count that overflows.
+  static Result<TensorInfo> create(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
+                                   ::executorch::aten::ScalarType scalar_type,
+                                   const bool is_memory_planned, std::string_view name);
+
   TensorInfo(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
              ::executorch::aten::ScalarType scalar_type, bool is_memory_planned,
              std::string_view name, size_t nbytes)

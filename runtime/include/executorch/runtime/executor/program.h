@@ -84,6 +84,13 @@ class EXECUTORCH_API Program final {
   // The program's own named data (Program.named_data), if any.
   Result<const NamedDataMap*> get_named_data_map() const;
 
+  // The bytes of entry segment_info.segment_index of the program's segment
+  // table, loaded through the program's DataLoader with segment_info (whose
+  // other fields the loader may use). NotFound when the program has no
+  // segments or the index is out of range; the loader's error otherwise.
+  ET_NODISCARD Result<FreeableBuffer> LoadSegment(
+      const DataLoader::SegmentInfo& segment_info) const;
+
   // The pytree encoding of the method's outputs (ContainerMetadata's
   // encoded_out_str). InvalidArgument for an unknown method, InvalidProgram
   // when the plan has none.

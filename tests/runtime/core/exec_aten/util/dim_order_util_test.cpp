@@ -159,3 +159,6 @@ TEST(DimOrderUtilTest, LayoutPredicates) {
   EXPECT_TRUE(et::validate_dim_order(other4, 4));
   EXPECT_FALSE(et::validate_dim_order(cl4, 3)); // 3 is out of range
 }
+
+// As upstream's header, dim_order_util.h brings kTensorDimensionLimit.
+static_assert(::executorch::runtime::kTensorDimensionLimit == 16, "");

@@ -378,3 +378,8 @@ TEST(ScalarTypeUtilTest, LegacyNamespaceAliases) {
   EXPECT_TRUE(::torch::executor::isValid(ScalarType::Int));
   static_assert(::torch::executor::CppTypeToScalarType<float>::value == ScalarType::Float);
 }
+
+// isValid is constexpr, as upstream's (its headers use it in constant
+// expressions).
+static_assert(::executorch::runtime::isValid(ScalarType::Float), "");
+static_assert(!::executorch::runtime::isValid(ScalarType::Undefined), "");

@@ -35,3 +35,10 @@ TEST(C10HalfTest, Math) {
   EXPECT_EQ(static_cast<float>(std::sqrt(c10::BFloat16(9.0f))), 3.0f);
   EXPECT_EQ(static_cast<float>(c10::rsqrt(c10::Half(4.0f))), 0.5f);
 }
+
+// c10::is_reduced_floating_point(_v), also reachable through std as
+// upstream's BFloat16-math.h makes it.
+static_assert(c10::is_reduced_floating_point_v<c10::Half>, "");
+static_assert(c10::is_reduced_floating_point<c10::BFloat16>::value, "");
+static_assert(!c10::is_reduced_floating_point_v<float>, "");
+static_assert(std::is_reduced_floating_point_v<c10::BFloat16>, "");

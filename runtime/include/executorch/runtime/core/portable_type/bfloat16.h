@@ -1,9 +1,11 @@
 // bfloat16: the top 16 bits of a float32, rounded to nearest even.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <ostream>
 
 #include <executorch/runtime/core/portable_type/reduced_float_ops.h>
 

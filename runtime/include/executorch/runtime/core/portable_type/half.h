@@ -1,9 +1,11 @@
 // IEEE 754 binary16, stored as bits; arithmetic goes through float.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <ostream>
 
 #include <executorch/runtime/core/portable_type/reduced_float_ops.h>
 

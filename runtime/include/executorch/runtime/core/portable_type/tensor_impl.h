@@ -14,6 +14,7 @@
 #include <executorch/runtime/core/portable_type/scalar_type.h>
 #include <executorch/runtime/core/tensor_shape_dynamism.h>
 #include <executorch/runtime/platform/assert.h>
+#include <executorch/runtime/platform/compiler.h>
 #include <executorch/runtime/platform/export.h>
 
 namespace executorch {
@@ -90,6 +91,15 @@ class EXECUTORCH_API TensorImpl {
   // Changes the sizes in place (and recomputes strides). STATIC tensors only
   // accept their current sizes; bounded ones accept up to capacity_numel().
   ET_NODISCARD Error internal_resize_contiguous(ArrayRef<SizesType> new_sizes);
+
+  // Deprecated upstream spelling of internal_resize_contiguous() that aborts,
+  // naming the tensor's rank, when the resize is refused (as upstream's
+  // does). Use resize_tensor() (tensor_util.h), which returns the Error.
+  ET_DEPRECATED void set_sizes_contiguous(ArrayRef<SizesType> new_sizes) {
+    const Error err = internal_resize_contiguous(new_sizes);
+    ET_CHECK_MSG(err == Error::Ok, "Cannot resize a tensor of rank %zd; see the log",
+                 static_cast<ssize_t>(dim_));
+  }
 
  private:
   void compute_strides();

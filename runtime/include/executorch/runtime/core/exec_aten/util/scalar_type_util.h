@@ -167,7 +167,7 @@ namespace runtime {
 // ---- names and sizes ---------------------------------------------------------
 
 // Whether `type` is one of the ET_FORALL_SCALAR_TYPES enumerators.
-inline bool isValid(ScalarType type) {
+constexpr inline bool isValid(ScalarType type) {
   return static_cast<int8_t>(type) >= 0 && type < ScalarType::Undefined;
 }
 
