@@ -14,15 +14,18 @@
 // convolution's input included. Planners often give t2 the input's bytes
 // (free once the batch norm runs); then t2 moves onto t1's bytes instead,
 // where the convolution writes anyway, if no other tensor uses those until
-// t2's last use. Anything else
+// t2's last use, but for the activation after the norm planned exactly
+// there, which then runs in place. Anything else
 // unexpected (a non-constant parameter, a dtype other than float, t1 read by
 // another call, a batch norm output someone reads) leaves both calls as
 // they were.
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <vector>
 
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
+#include <executorch/runtime/kernel/builtin_kernels.h>
 #include <executorch/runtime/platform/log.h>
 
 #include "executor/method_state.h"
@@ -96,17 +99,53 @@ bool overlaps(const Tensor& a, const Tensor& b) {
 }
 
 // No planned tensor but t1 and t2 that shares bytes with `bytes` is in use
-// at an instruction of [lo, hi].
+// at an instruction of [lo, hi], except one that `allowed` accepts.
+template <typename Allowed>
 bool bytes_free_during(const MethodState* ms, const std::vector<ValueLifetime>& lt,
-                       const Tensor& bytes, int32_t t1, int32_t t2, int64_t lo, int64_t hi) {
+                       const Tensor& bytes, int32_t t1, int32_t t2, int64_t lo, int64_t hi,
+                       const Allowed& allowed) {
   for (size_t v = 0; v < ms->n_values; ++v) {
     const int32_t vi = int32_t(v);
     if (vi == t1 || vi == t2 || !ms->values[v].isTensor()) continue;
-    if (planned_live(ms, lt, vi, lo, hi) && overlaps(ms->values[v].toTensor(), bytes)) {
+    if (planned_live(ms, lt, vi, lo, hi) && overlaps(ms->values[v].toTensor(), bytes) &&
+        !allowed(vi)) {
       return false;
     }
   }
   return true;
+}
+
+// Whether tensor vi is the output, first written there, of the built-in
+// optimized relu or hardtanh at t2's last use, reading t2, over exactly the
+// bytes t2 moves onto: that call then runs in place, which those kernels
+// (one element at a time, no restrict) allow. The usual
+// conv -> batch norm -> activation chain plans the activation there.
+bool in_place_activation(const MethodState* ms, const std::vector<ValueLifetime>& lt, int32_t vi,
+                         int32_t t2, const Tensor& bytes) {
+  const int64_t k = lt[size_t(t2)].last;
+  const ValueLifetime& l = lt[size_t(vi)];
+  const Tensor& t = ms->values[vi].toTensor();
+  if (!l.used || l.first != k || k < 0 || k >= int64_t(ms->n_instructions) ||
+      t.const_data_ptr() != bytes.const_data_ptr() || t.nbytes() != bytes.nbytes() ||
+      !same_layout(t, ms->values[t2].toTensor())) {
+    return false;
+  }
+  const InstructionSlot& slot = ms->instructions[size_t(k)];
+  const struct {
+    const char* name;
+    uint32_t out; // argument index of out
+  } ops[] = {{"aten::relu", 1}, {"aten::hardtanh", 3}};
+  for (const auto& op : ops) {
+    const fb::KernelCall* call = call_of(ms, uint32_t(k), op.name, "out");
+    char full[32];
+    std::snprintf(full, sizeof(full), "%s.out", op.name);
+    if (call != nullptr && call->args()->size() > op.out && call->args()->Get(0) == t2 &&
+        call->args()->Get(op.out) == vi &&
+        slot.op == get_builtin_kernel(full, BuiltinKernelSet::Optimized)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // A batch norm output other than out0 that the fold leaves unwritten: it
@@ -198,8 +237,11 @@ bool match(const MethodState* ms, const std::vector<ValueLifetime>& lt, uint32_t
   // two calls run; else t2 takes t1's bytes for all its life, if nothing
   // else needs those until t2's last use.
   const Tensor& t2 = ms->values[m->t2].toTensor();
-  m->t2_on_t1 = !bytes_free_during(ms, lt, t2, m->t1, m->t2, int64_t(c), int64_t(c) + 1);
-  return !m->t2_on_t1 || bytes_free_during(ms, lt, t1, m->t1, m->t2, int64_t(c), l2.last);
+  auto none = [](int32_t) { return false; };
+  m->t2_on_t1 = !bytes_free_during(ms, lt, t2, m->t1, m->t2, int64_t(c), int64_t(c) + 1, none);
+  return !m->t2_on_t1 ||
+         bytes_free_during(ms, lt, t1, m->t1, m->t2, int64_t(c), l2.last,
+                           [&](int32_t vi) { return in_place_activation(ms, lt, vi, m->t2, t1); });
 }
 
 float at(const MethodState* ms, int32_t vi, ssize_t i, float dflt) {

@@ -7,9 +7,12 @@
 // output bytes reused while the norm's output is in use), when the
 // convolution's output has another reader, when a batch norm parameter is
 // no constant, or when the method's order is not known (a MoveCall).
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
+
+#include <executorch/runtime/kernel/builtin_kernels.h>
 
 #include "executor_test_util.h"
 #include "pte_writer.h"
@@ -91,11 +94,23 @@ void counting_bn(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
 }
 
-Span<const Kernel> kernels() {
+// relu.out(self, out, out), an application's own (not the built-in one).
+void own_relu(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  if (args.size() != 3 || !args[0]->isTensor() || !args[1]->isTensor()) {
+    return ctx.fail(Error::InvalidArgument);
+  }
+  const Tensor& in = args[0]->toTensor();
+  float* y = args[1]->toTensor().mutable_data_ptr<float>();
+  for (ssize_t i = 0; i < in.numel(); ++i) y[i] = std::max(in.const_data_ptr<float>()[i], 0.0f);
+}
+
+// The test's kernels; relu is the built-in one unless own_relu is asked for.
+Span<const Kernel> kernels(bool with_own_relu = false) {
   static const Kernel k[] = {Kernel("aten::add.out", test_add_out),
                              Kernel("aten::convolution.out", counting_conv),
-                             Kernel("aten::_native_batch_norm_legit_no_training.out", counting_bn)};
-  return Span<const Kernel>(k, 3);
+                             Kernel("aten::_native_batch_norm_legit_no_training.out", counting_bn),
+                             Kernel("aten::relu.out", own_relu)};
+  return Span<const Kernel>(k, with_own_relu ? 4 : 3);
 }
 
 TensorDesc planned(std::vector<int32_t> sizes, uint64_t offset) {
@@ -120,9 +135,10 @@ struct Variant {
   bool t2_over_x = false;     // t2 planned where x is (x is read by the conv)
   bool t1_read_later = false; // out = t2 + t1
   bool gamma_is_input = false;
-  bool second_conv = false; // u = conv(x, w) too; out = t2 + u
-  bool with_move = false;   // a MoveCall at the end (order no longer known)
-  bool out_over_t1 = false; // out planned where t1 is (t1 is dead by then)
+  bool second_conv = false;  // u = conv(x, w) too; out = t2 + u
+  bool with_move = false;    // a MoveCall at the end (order no longer known)
+  bool out_over_t1 = false;  // out planned where t1 is (t1 is dead by then)
+  bool relu_over_t1 = false; // r = relu(t2) planned where t1 is; out = r + r
 };
 
 // Planned buffer: x @0 (128 bytes), t1 @128 (48), t2 @192 (48), out @256
@@ -162,6 +178,7 @@ ProgramDesc conv_bn(const Variant& v) {
   m.add_operator("aten::convolution", "out");
   m.add_operator("aten::_native_batch_norm_legit_no_training", "out");
   m.add_operator("aten::add", "out");
+  m.add_operator("aten::relu", "out");
   m.chains[0].push_back(InstructionDesc::Kernel(
       0, {x, w, bias, stride, padding, dilation, transposed, out_pad, groups, t1, t1}));
   m.chains[0].push_back(
@@ -170,8 +187,14 @@ ProgramDesc conv_bn(const Variant& v) {
     m.chains[0].push_back(InstructionDesc::Kernel(
         0, {x, w, bias, stride, padding, dilation, transposed, out_pad, groups, u, u}));
   }
-  const int32_t other = v.second_conv ? u : v.t1_read_later ? t1 : t2;
-  m.chains[0].push_back(InstructionDesc::Kernel(2, {t2, other, alpha, out, out}));
+  if (v.relu_over_t1) {
+    const int32_t r = m.add_value(ValueDesc::Tensor(planned({1, 3, 2, 2}, 128)));
+    m.chains[0].push_back(InstructionDesc::Kernel(3, {t2, r, r}));
+    m.chains[0].push_back(InstructionDesc::Kernel(2, {r, r, alpha, out, out}));
+  } else {
+    const int32_t other = v.second_conv ? u : v.t1_read_later ? t1 : t2;
+    m.chains[0].push_back(InstructionDesc::Kernel(2, {t2, other, alpha, out, out}));
+  }
   if (v.with_move) {
     const int32_t spare = m.add_value(ValueDesc::Int(1));
     m.chains[0].push_back(InstructionDesc::Move(alpha, spare));
@@ -222,7 +245,8 @@ std::vector<float> reference(const Variant& v) {
         }
         const double s = gamma[o] / std::sqrt(double(var[o]) + 1e-5);
         const double y = (acc - mean[o]) * s + beta[o];
-        out[size_t(o * 4 + r * 2 + c)] = float(v.t1_read_later || v.second_conv ? y + acc : 2 * y);
+        const double z = v.relu_over_t1 ? std::max(y, 0.0) : y;
+        out[size_t(o * 4 + r * 2 + c)] = float(v.t1_read_later || v.second_conv ? y + acc : 2 * z);
       }
     }
   }
@@ -234,7 +258,7 @@ struct Outcome {
   std::vector<float> out;
 };
 
-Outcome load_and_run(const Variant& v, int executes) {
+Outcome load_and_run(const Variant& v, int executes, bool with_own_relu = false) {
   Outcome r;
   std::vector<uint8_t> bytes = serialize(conv_bn(v));
   BufferDataLoader loader(bytes.data(), bytes.size());
@@ -243,8 +267,8 @@ Outcome load_and_run(const Variant& v, int executes) {
   if (!program.ok()) return r;
   MethodMemory mem(*program->method_meta("forward"));
   g_conv_calls = g_bn_calls = 0;
-  auto method =
-      program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr, kernels());
+  auto method = program->load_method("forward", mem.manager.get(), nullptr, nullptr, nullptr,
+                                     kernels(with_own_relu));
   EXPECT_EQ(method.error(), Error::Ok);
   if (!method.ok()) return r;
   r.bn_calls_at_load = g_bn_calls;
@@ -315,6 +339,30 @@ TEST(MethodFoldBn, NotFoldedWhenNeitherPlaceIsFree) {
   v.t2_over_x = true;
   v.out_over_t1 = true; // the add writes t1's bytes while it reads t2
   const Outcome r = load_and_run(v, 2);
+  EXPECT_EQ(r.bn_calls, 2);
+  expect_near(r.out, reference(v));
+}
+
+TEST(MethodFoldBn, ActivationOverTheConvOutputRunsInPlace) {
+  // t2 over x, relu(t2) over t1: t2 moves onto t1's bytes anyway, and the
+  // built-in relu then runs in place.
+  if (get_builtin_kernel("aten::relu.out", BuiltinKernelSet::Optimized) == nullptr) {
+    GTEST_SKIP() << "no optimized kernels in this build";
+  }
+  Variant v;
+  v.t2_over_x = true;
+  v.relu_over_t1 = true;
+  const Outcome r = load_and_run(v, 2);
+  EXPECT_EQ(r.bn_calls, 0);
+  expect_near(r.out, reference(v));
+}
+
+TEST(MethodFoldBn, NotFoldedOverAnApplicationsActivation) {
+  // The same with the application's relu, which may not work in place.
+  Variant v;
+  v.t2_over_x = true;
+  v.relu_over_t1 = true;
+  const Outcome r = load_and_run(v, 2, true);
   EXPECT_EQ(r.bn_calls, 2);
   expect_near(r.out, reference(v));
 }
