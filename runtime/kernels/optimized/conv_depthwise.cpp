@@ -142,16 +142,6 @@ struct Scratch {
   std::vector<float> split, acc;
 };
 
-// Band rows of the split's width into the output's narrower rows. An
-// explicit loop: small planes have rows of a few floats, too short for a
-// memmove call per row.
-ET_SIMD_CLONES void store_rows(const float* __restrict acc, int64_t ws, int64_t rows, int64_t OW,
-                               float* __restrict out) {
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t ow = 0; ow < OW; ++ow) out[r * OW + ow] = acc[r * ws + ow];
-  }
-}
-
 // One input plane into its `ocg` output channels. pads_kept: the scratch
 // holds the single band of another plane of this call.
 void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, const float* w,
@@ -167,7 +157,7 @@ void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, co
       band_taps(g, s, scratch->split.data(), w + oc * taps, bias != nullptr ? bias[oc] : 0.0f, rows,
                 scratch->acc.data());
       float* o = out + oc * P + oh0 * g.OW;
-      store_rows(acc, ws, rows, g.OW, o);
+      store_band_rows(acc, ws, rows, g.OW, o);
     }
   }
 }

@@ -95,6 +95,15 @@ ET_SIMD_CLONES void fill_two_phases(const float* in, int64_t H, int64_t W, int64
 
 } // namespace
 
+// An explicit loop: small planes have rows of a few floats, too short for a
+// memmove call per row.
+ET_SIMD_CLONES void store_band_rows(const float* __restrict band, int64_t ws, int64_t rows,
+                                    int64_t OW, float* __restrict out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t ow = 0; ow < OW; ++ow) out[r * OW + ow] = band[r * ws + ow];
+  }
+}
+
 // One padded input row (null: all padding) into its sw column phases,
 // `stride` floats apart. With pads_kept only the input's entries are written.
 void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t stride,

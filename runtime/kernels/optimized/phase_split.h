@@ -21,6 +21,10 @@ struct Window {
   int64_t H, W, OH, OW, KH, KW, sh, sw, ph, pw, dh, dw;
 };
 
+// Output rows computed at a split's width() (ws floats apart) into the
+// output's narrower rows (OW floats apart).
+void store_band_rows(const float* band, int64_t ws, int64_t rows, int64_t OW, float* out);
+
 class PhaseSplit {
  public:
   // Bands of output rows are sized so the split stays near max_floats, and

@@ -134,13 +134,6 @@ ET_SIMD_CLONES void max_band(const PoolGeom& g, const PhaseSplit& s, const float
   for (int64_t t = 1; t < g.kh * g.kw; ++t) fold_value(best, s.tap(split, t / g.kw, t % g.kw), n);
 }
 
-ET_SIMD_CLONES void store_rows(const float* __restrict best, int64_t ws, int64_t rows, int64_t OW,
-                               float* __restrict out) {
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t ow = 0; ow < OW; ++ow) out[r * OW + ow] = best[r * ws + ow];
-  }
-}
-
 void max_values_plane(const PoolGeom& g, const PhaseSplit& s, const float* in, float* out,
                       Scratch* sc, bool pads_kept) {
   sc->split.resize(static_cast<size_t>(s.floats()));
@@ -149,7 +142,7 @@ void max_values_plane(const PoolGeom& g, const PhaseSplit& s, const float* in, f
     const int64_t rows = std::min(s.band(), g.OH - oh0);
     s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept && s.band() >= g.OH);
     max_band(g, s, sc->split.data(), rows * s.width(), sc->best.data());
-    store_rows(sc->best.data(), s.width(), rows, g.OW, out + oh0 * g.OW);
+    store_band_rows(sc->best.data(), s.width(), rows, g.OW, out + oh0 * g.OW);
   }
 }
 

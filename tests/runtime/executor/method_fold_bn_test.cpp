@@ -15,6 +15,7 @@
 #include <executorch/runtime/kernel/builtin_kernels.h>
 
 #include "executor_test_util.h"
+#include "planned_tensor.h"
 #include "pte_writer.h"
 
 using namespace et_test;
@@ -111,14 +112,6 @@ Span<const Kernel> kernels(bool with_own_relu = false) {
                              Kernel("aten::_native_batch_norm_legit_no_training.out", counting_bn),
                              Kernel("aten::relu.out", own_relu)};
   return Span<const Kernel>(k, with_own_relu ? 4 : 3);
-}
-
-TensorDesc planned(std::vector<int32_t> sizes, uint64_t offset) {
-  TensorDesc t;
-  t.sizes = std::move(sizes);
-  t.mem_id = 1;
-  t.mem_offset = offset;
-  return t;
 }
 
 TensorDesc constant(std::vector<int32_t> sizes, uint32_t buffer) {

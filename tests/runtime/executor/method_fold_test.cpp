@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "executor_test_util.h"
+#include "planned_tensor.h"
 #include "pte_writer.h"
 
 using namespace et_test;
@@ -36,14 +37,6 @@ Span<const Kernel> kernels() {
   static const Kernel k[] = {Kernel("aten::add.out", test_add_out),
                              Kernel("aten::permute_copy.out", counting_transpose)};
   return Span<const Kernel>(k, 2);
-}
-
-TensorDesc planned(std::vector<int32_t> sizes, uint64_t offset) {
-  TensorDesc t;
-  t.sizes = std::move(sizes);
-  t.mem_id = 1;
-  t.mem_offset = offset;
-  return t;
 }
 
 // out = permute(w) + x, w a constant [2, 3] (or, with w_is_input, an input)

@@ -9,6 +9,7 @@
 #include <executorch/runtime/kernel/builtin_kernels.h>
 
 #include "executor_test_util.h"
+#include "planned_tensor.h"
 #include "kernel/internal_ops.h"
 #include "pte_writer.h"
 
@@ -18,21 +19,12 @@ using ::executorch::extension::BufferDataLoader;
 
 namespace {
 
-TensorDesc planned(Dtype dtype, std::vector<int32_t> sizes, uint64_t offset) {
-  TensorDesc t;
-  t.scalar_type = int8_t(dtype);
-  t.sizes = std::move(sizes);
-  t.mem_id = 1;
-  t.mem_offset = offset;
-  return t;
-}
-
 // out, ind = max_pool2d_with_indices(x, 2, 2) over a 4x4 plane; probe is
 // int64 [4] over ind's bytes. Outputs: out and probe, and ind when asked.
 ProgramDesc pool_program(bool ind_is_output) {
   MethodDesc m;
   m.name = "forward";
-  const int32_t x = m.add_value(ValueDesc::Tensor(planned(Dtype::Float, {1, 1, 4, 4}, 0)));
+  const int32_t x = m.add_value(ValueDesc::Tensor(planned({1, 1, 4, 4}, 0, Dtype::Float)));
   const int32_t two = m.add_value(ValueDesc::Int(2)), zero = m.add_value(ValueDesc::Int(0));
   const int32_t one = m.add_value(ValueDesc::Int(1));
   const int32_t k = m.add_value(ValueDesc::IntList({two, two}));
@@ -40,10 +32,10 @@ ProgramDesc pool_program(bool ind_is_output) {
   const int32_t p = m.add_value(ValueDesc::IntList({zero, zero}));
   const int32_t d = m.add_value(ValueDesc::IntList({one, one}));
   const int32_t ceil = m.add_value(ValueDesc::Bool(false));
-  const int32_t out = m.add_value(ValueDesc::Tensor(planned(Dtype::Float, {1, 1, 2, 2}, 64)));
-  const int32_t ind = m.add_value(ValueDesc::Tensor(planned(Dtype::Long, {1, 1, 2, 2}, 128)));
+  const int32_t out = m.add_value(ValueDesc::Tensor(planned({1, 1, 2, 2}, 64, Dtype::Float)));
+  const int32_t ind = m.add_value(ValueDesc::Tensor(planned({1, 1, 2, 2}, 128, Dtype::Long)));
   const int32_t ret = m.add_value(ValueDesc::TensorList({out, ind}));
-  const int32_t probe = m.add_value(ValueDesc::Tensor(planned(Dtype::Long, {4}, 128)));
+  const int32_t probe = m.add_value(ValueDesc::Tensor(planned({4}, 128, Dtype::Long)));
   m.inputs = {x};
   m.outputs =
       ind_is_output ? std::vector<int32_t>{out, probe, ind} : std::vector<int32_t>{out, probe};
