@@ -25,16 +25,23 @@
 #   piuparts   install/purge of the CPU set and of the CUDA set
 #   rpm        rpmbuild -ba (with %check) from the same tarball, Fedora's
 #              default (%bcond_with cuda: no CUDA)
+#   cross      executorch cross-built for CROSS_ARCH (arm64) in a clean chroot
+#              with crossbuild-essential and `apt-get build-dep -a`,
+#              profiles cross,nocheck; the test programs it built then run
+#              under qemu-user (not in the default STEPS)
 #
 # Each step prints its time; a summary lists PASS/FAIL/SKIP per step. Steps
-# whose input is missing fail saying so. Needs root (chroot, mounts), debootstrap,
-# dpkg-dev, piuparts, diffoscope(-minimal), rpm.
+# whose input is missing fail saying so. Needs root (chroot, mounts) and
+# dpkg-dev, and for the steps asked for: debootstrap (chroots), piuparts,
+# diffoscope(-minimal) (build-profiles, repro), rpm.
 #
-# Environment: STEPS (default: all of the above, space-separated), REF
-# (default HEAD), JOBS (2), GPU_ARCHS (default: debian/contrib/rules'),
-# MIRROR, SUITE (bookworm; trixie or sid for where new packages go), CACHE
-# (/var/cache/executorch-ci: base tarballs and downloaded .debs), WORK (default: a new temporary directory; a kept one is reused, so
-# later steps can be re-run alone), KEEP=1 keeps WORK.
+# Environment: STEPS (default: all of the above but cross, space-separated),
+# REF (default HEAD), JOBS (2), GPU_ARCHS (default: debian/contrib/rules'),
+# MIRROR, SUITE (bookworm; trixie or sid for where new packages go),
+# CROSS_ARCH (arm64), CACHE (/var/cache/executorch-ci: base tarballs and
+# downloaded .debs), CACHE_DAYS (7: a base tarball this old is made again),
+# WORK (default: a new temporary directory; a kept one is reused, so later
+# steps can be re-run alone), KEEP=1 keeps WORK.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD
@@ -43,16 +50,31 @@ REF=${REF:-HEAD}
 JOBS=${JOBS:-2}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 CACHE=${CACHE:-/var/cache/executorch-ci}
+CACHE_DAYS=${CACHE_DAYS:-7}
 COMPONENTS="main contrib non-free"
 SUITE=${SUITE:-bookworm}
 [ "$(id -u)" = 0 ] || { echo "distro-check: needs root (chroots, mounts)"; exit 2; }
+CROSS_ARCH=${CROSS_ARCH:-arm64}
+# The tools of the steps asked for (tool:Debian package).
+needs=(dpkg-parsechangelog:dpkg-dev)
+for s in $STEPS; do
+  case $s in
+    tarball) needs+=(git:git) ;;
+    dsc) needs+=(dpkg-source:dpkg-dev) ;;
+    build-cpu) needs+=(debootstrap:debootstrap) ;;
+    cross) needs+=(debootstrap:debootstrap file:file) ;;
+    build-profiles | repro) needs+=(debootstrap:debootstrap diffoscope:diffoscope-minimal) ;;
+    build-cuda | install) needs+=(debootstrap:debootstrap dpkg-scanpackages:dpkg-dev) ;;
+    piuparts) needs+=(debootstrap:debootstrap piuparts:piuparts) ;;
+    rpm) needs+=(rpmbuild:rpm) ;;
+  esac
+done
 missing=()
-for tool in debootstrap dpkg-source dpkg-scanpackages piuparts diffoscope rpmbuild; do
-  command -v "$tool" > /dev/null || missing+=("$tool")
+for n in "${needs[@]}"; do
+  command -v "${n%%:*}" > /dev/null || [[ " ${missing[*]} " == *" ${n#*:} "* ]] || missing+=("${n#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "distro-check: missing ${missing[*]}; on Debian 12:"
-  echo "  apt-get install debootstrap dpkg-dev piuparts diffoscope-minimal rpm"
+  echo "distro-check: missing tools for STEPS=\"$STEPS\"; on Debian: apt-get install ${missing[*]}"
   exit 2
 fi
 mkdir -p "$CACHE/apt-archives/partial"
@@ -80,9 +102,11 @@ log() { echo "   $*"; }
 # --- chroots ----------------------------------------------------------------
 
 # base_tarball VARIANT: a cached debootstrap of $SUITE (main contrib
-# non-free) with an unprivileged "builder" user and no recommends.
+# non-free) with an unprivileged "builder" user and no recommends, made
+# again once older than CACHE_DAYS (sid moves).
 base_tarball() {
   local variant=$1 tb=$CACHE/$SUITE-$1.tar.gz dir
+  [ -z "$(find "$tb" -mtime +"$((CACHE_DAYS - 1))" 2> /dev/null)" ] || rm -f "$tb"
   if [ ! -s "$tb" ]; then
     dir=$W/debootstrap-$variant
     rm -rf "$dir"
@@ -170,20 +194,28 @@ step_dsc() {
   done
 }
 
-# build_in_chroot NAME SOURCE [LOCAL-REPO] [BUILD-PATH] [PROFILES]: build
-# SOURCE_V.dsc WITH its tests (unless PROFILES, comma-separated, says
-# nocheck) in a clean chroot that gets only build-essential and the
-# Build-Depends (of those PROFILES); the .debs land in $W/out-NAME.
+# build_in_chroot NAME SOURCE [LOCAL-REPO] [BUILD-PATH] [PROFILES]
+# [HOST-ARCH]: build SOURCE_V.dsc WITH its tests (unless PROFILES,
+# comma-separated, says nocheck) in a clean chroot that gets only
+# build-essential and the Build-Depends (of those PROFILES); with HOST-ARCH,
+# a cross build from crossbuild-essential-HOST-ARCH and the host's
+# Build-Depends. The .debs land in $W/out-NAME.
 build_in_chroot() {
-  local name=$1 src=$2 repo=${3:-} bpath=${4:-/build/$2} profiles=${5:-} dir=$W/chroot-$1 dsc rc=0
+  local name=$1 src=$2 repo=${3:-} bpath=${4:-/build/$2} profiles=${5:-} host=${6:-} dir=$W/chroot-$1 dsc rc=0
   local options="parallel=$JOBS"
   [[ ,$profiles, != *,nocheck,* ]] || options="$options nocheck"
   dsc=${src}_$V.dsc
   new_chroot "$dir" buildd "$repo" || return 1
+  if [ -n "$host" ]; then
+    { in_chroot "$dir" dpkg --add-architecture "$host" && in_chroot "$dir" apt-get update -q &&
+      in_chroot "$dir" apt-get install -y -q "crossbuild-essential-$host"; } \
+      > "$W/$name-crossbuild-essential.log" 2>&1 ||
+      { tail -n 30 "$W/$name-crossbuild-essential.log"; drop_chroot "$dir"; return 1; }
+  fi
   mkdir -p "$dir$bpath"
   cp "$W/src/$dsc" "$W/src/${src}_$UV.orig.tar.gz" "$W/src/${src}_$V.debian.tar.xz" "$dir$bpath/"
   in_chroot "$dir" chown -R builder: "$(dirname "$bpath")" "$bpath"
-  in_chroot "$dir" apt-get build-dep -y -q ${profiles:+-P "$profiles"} "$bpath/$dsc" \
+  in_chroot "$dir" apt-get build-dep -y -q ${host:+-a "$host"} ${profiles:+-P "$profiles"} "$bpath/$dsc" \
     > "$W/$name-build-dep.log" 2>&1 ||
     { tail -n 30 "$W/$name-build-dep.log"; drop_chroot "$dir"; return 1; }
   log "Build-Depends installed: $(grep -c '^Setting up' "$W/$name-build-dep.log") packages"
@@ -191,7 +223,7 @@ build_in_chroot() {
   in_chroot "$dir" runuser -u builder -- env DEB_BUILD_OPTIONS="$options" \
     ${profiles:+DEB_BUILD_PROFILES="${profiles//,/ }"} ${GPU_ARCHS:+GPU_ARCHS=$GPU_ARCHS} \
     sh -c "cd $bpath && dpkg-source -x $dsc src > /dev/null &&
-      cd src && dpkg-buildpackage -us -uc -b" > "$W/$name-build.log" 2>&1 || rc=$?
+      cd src && dpkg-buildpackage -us -uc -b ${host:+--host-arch $host}" > "$W/$name-build.log" 2>&1 || rc=$?
   if [ "$rc" != 0 ]; then
     tail -n 60 "$W/$name-build.log"; drop_chroot "$dir"; return 1
   fi
@@ -206,11 +238,82 @@ build_in_chroot() {
         log "   Recommends: $(dpkg-deb -f "$d" Recommends); Suggests: $(dpkg-deb -f "$d" Suggests)" ;;
     esac
   done
-  drop_chroot "$dir"
+  [ -n "${keep_chroot:-}" ] || drop_chroot "$dir"
 }
 
 step_build_cpu() {
   build_in_chroot cpu executorch
+}
+
+# A cross build must configure without running host programs and give
+# packages of the host architecture (or all). Then the test programs it
+# built (nocheck builds them, runs none) run under qemu-user. Tests driven
+# by a script or by python3 start the host programs themselves, which needs
+# binfmt_misc (not something a chroot can count on): listed as NOT-RUN.
+step_cross() {
+  local d a fail=0 keep_chroot=1 dir=$W/chroot-cross bdir qemu
+  build_in_chroot cross executorch "" /build/executorch cross,nocheck "$CROSS_ARCH" || return 1
+  for d in "$W/out-cross"/*.deb; do
+    a=$(dpkg-deb -f "$d" Architecture)
+    [ "$a" = "$CROSS_ARCH" ] || [ "$a" = all ] || { log "WRONG ARCHITECTURE $a: $(basename "$d")"; fail=1; }
+  done
+  d=$(ls "$W/out-cross"/libexecutorch1_*.deb)
+  log "libexecutorch.so.1: $(dpkg-deb --fsys-tarfile "$d" | tar -xO --wildcards '*/libexecutorch.so.1.*' | file -b - | cut -d, -f1-2)"
+  case $CROSS_ARCH in
+    arm64) qemu="qemu-aarch64" ;; armhf | armel) qemu="qemu-arm" ;; ppc64el) qemu="qemu-ppc64le" ;;
+    riscv64 | s390x | mips64el) qemu="qemu-$CROSS_ARCH" ;; *) qemu="" ;;
+  esac
+  bdir=$(cd "$dir/build/executorch/src" && ls -d obj-*)
+  if [ -z "$qemu" ]; then
+    log "no qemu-user mapping for $CROSS_ARCH: tests not run"
+  elif ! in_chroot "$dir" apt-get install -y -q qemu-user > "$W/cross-qemu-install.log" 2>&1; then
+    tail -n 20 "$W/cross-qemu-install.log"; fail=1
+  else
+    cat > "$dir/tmp/qemu-tests.py" <<'PY'
+import json, os, subprocess, sys
+qemu, bdir = sys.argv[1], sys.argv[2]
+def machine(path):
+    try:
+        with open(path, 'rb') as f:
+            h = f.read(20)
+    except OSError:
+        return None
+    return h[18:20] if h[:4] == b'\x7fELF' else None
+# qemu-user accepts setrlimit(RLIMIT_AS) and does not apply it to the guest.
+emulator_limits = {'module_memory_test': 'ModuleMemory.UnderRlimitAsHugeBuffersAreAnErrorNotACrash'}
+native, counts = machine('/bin/sh'), {}
+for t in json.load(open(os.path.join(bdir, 'meson-info', 'intro-tests.json'))):
+    m = machine(t['cmd'][0])
+    left_out = emulator_limits.get(t['name'])
+    if m is None or m == native:
+        r = 'NOT-RUN'
+    else:
+        cmd = t['cmd'] + (['--gtest_filter=-' + left_out] if left_out else [])
+        try:
+            p = subprocess.run([qemu] + cmd, cwd=t['workdir'] or bdir,
+                               env=dict(os.environ, **t['env']), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=max(t['timeout'], 30) * 10)
+            r = {0: 'OK', 77: 'SKIP'}.get(p.returncode, 'FAIL')
+            if r == 'FAIL':
+                print(p.stdout.decode(errors='replace')[-4000:])
+        except subprocess.TimeoutExpired:
+            r = 'TIMEOUT'
+    counts[r] = counts.get(r, 0) + 1
+    print(r, t['name'], '(left out: %s)' % left_out if left_out and r != 'NOT-RUN' else '', flush=True)
+print('summary:', ', '.join('%s %d' % kv for kv in sorted(counts.items())))
+sys.exit(1 if counts.get('FAIL') or counts.get('TIMEOUT') else 0)
+PY
+    if in_chroot "$dir" runuser -u builder -- python3 /tmp/qemu-tests.py "$qemu" \
+         "/build/executorch/src/$bdir" > "$W/cross-qemu-tests.log" 2>&1; then
+      log "tests under $qemu: $(tail -n 1 "$W/cross-qemu-tests.log" | sed 's/^summary: //')"
+      grep -o '(left out: .*)' "$W/cross-qemu-tests.log" | sed 's/^/     /'
+    else
+      fail=1; log "tests under $qemu:"; grep -E '^(FAIL|TIMEOUT) ' "$W/cross-qemu-tests.log" | sed 's/^/     /'
+      tail -n 1 "$W/cross-qemu-tests.log" | sed 's/^summary: /     /'
+    fi
+  fi
+  drop_chroot "$dir"
+  return "$fail"
 }
 
 # same_debs NAME DIR-A DIR-B [ALLOWED-MISSING-GLOB]: every .deb of DIR-A
