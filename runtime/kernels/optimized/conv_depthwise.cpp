@@ -143,7 +143,7 @@ struct Scratch {
 };
 
 // One input plane into its `ocg` output channels. pads_kept: the scratch
-// holds the single band of another plane of this call.
+// holds the split of another plane of this call.
 void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, const float* w,
                      const float* bias, float* out, int64_t ocg, Scratch* scratch, bool pads_kept) {
   const int64_t P = g.OH * g.OW, taps = g.KH * g.KW, ws = s.width();
@@ -152,7 +152,7 @@ void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, co
   const float* acc = scratch->acc.data();
   for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
     const int64_t rows = std::min(s.band(), g.OH - oh0);
-    s.fill(in, oh0, 0.0f, scratch->split.data(), pads_kept && s.band() >= g.OH);
+    s.fill(in, oh0, 0.0f, scratch->split.data(), pads_kept);
     for (int64_t oc = 0; oc < ocg; ++oc) {
       band_taps(g, s, scratch->split.data(), w + oc * taps, bias != nullptr ? bias[oc] : 0.0f, rows,
                 scratch->acc.data());

@@ -35,27 +35,15 @@ PhaseSplit::PhaseSplit(const Window& w, int64_t max_floats, int64_t max_rows) : 
 
 namespace {
 
-// Entries [lo, hi) of a column phase from input columns j * sw + shift; the
-// strides of nearly every model are constants here, so the copy vectorizes.
-ET_SIMD_CLONES void copy_phase(const float* src, int64_t sw, int64_t shift, int64_t lo, int64_t hi,
-                               float* d) {
-  if (sw == 1) {
-    std::copy(src + lo + shift, src + hi + shift, d + lo);
-  } else if (sw == 2) {
-    for (int64_t j = lo; j < hi; ++j) d[j] = src[j * 2 + shift];
-  } else {
-    for (int64_t j = lo; j < hi; ++j) d[j] = src[j * sw + shift];
-  }
-}
-
-// Rows [0, rows) of a stride-1 split from input rows ih0 + i: the common
-// case, kept free of per-row calls because small planes have short rows.
+// Rows [0, rows) of one row phase of a column-stride-1 split, from input
+// rows ih0 + i * ih_step: the common case, kept free of per-row calls
+// because small planes have short rows.
 ET_SIMD_CLONES void fill_unit_stride(const float* in, int64_t H, int64_t W, int64_t ih0,
-                                     int64_t rows, int64_t ws, int64_t pw, float pad, float* split,
-                                     bool pads_kept) {
+                                     int64_t ih_step, int64_t rows, int64_t ws, int64_t pw,
+                                     float pad, float* split, bool pads_kept) {
   const int64_t lo = std::min(pw, ws), hi = std::max(lo, std::min(ws, W + pw));
   for (int64_t i = 0; i < rows; ++i, split += ws) {
-    const int64_t ih = ih0 + i;
+    const int64_t ih = ih0 + i * ih_step;
     if (ih < 0 || ih >= H) {
       if (!pads_kept) std::fill(split, split + ws, pad);
       continue;
@@ -105,7 +93,8 @@ ET_SIMD_CLONES void store_band_rows(const float* __restrict band, int64_t ws, in
 }
 
 // One padded input row (null: all padding) into its sw column phases,
-// `stride` floats apart. With pads_kept only the input's entries are written.
+// `stride` floats apart, for column strides above 2 (fill() has loops of
+// its own for 1 and 2). With pads_kept only the input's entries are written.
 void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t stride,
                           bool pads_kept) const {
   for (int64_t b = 0; b < w_.sw; ++b) {
@@ -119,15 +108,20 @@ void PhaseSplit::fill_row(const float* src, float pad, float* dst, int64_t strid
       std::fill(d, d + lo, pad);
       std::fill(d + hi, d + ws_, pad);
     }
-    copy_phase(src, w_.sw, b - w_.pw, lo, hi, d);
+    for (int64_t j = lo; j < hi; ++j) d[j] = src[j * w_.sw + b - w_.pw];
   }
 }
 
 void PhaseSplit::fill(const float* in, int64_t oh0, float pad, float* split, bool pads_kept) const {
   const int64_t block = hs_ * ws_; // one (row phase, column phase)
-  if (w_.sh == 1 && w_.sw == 1) {
-    fill_unit_stride(in, w_.H, w_.W, oh0 - w_.ph, hs_, ws_, w_.pw, pad, split, pads_kept);
-    if (!pads_kept) std::fill(split + block, split + floats_, pad);
+  // Another plane's fill left the same padding only if the plane is one band.
+  pads_kept = pads_kept && band_ >= w_.OH;
+  if (w_.sw == 1) {
+    for (int64_t a = 0; a < w_.sh; ++a) {
+      fill_unit_stride(in, w_.H, w_.W, oh0 * w_.sh + a - w_.ph, w_.sh, hs_, ws_, w_.pw, pad,
+                       split + a * block, pads_kept);
+    }
+    if (!pads_kept) std::fill(split + w_.sh * block, split + floats_, pad);
     return;
   }
   if (w_.sw == 2) {

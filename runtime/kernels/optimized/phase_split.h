@@ -37,8 +37,8 @@ class PhaseSplit {
 
   // The phases of the rows the band from output row oh0 reads; `pad` where
   // the window is outside the input. pads_kept: `split` already holds a fill
-  // of this band with this pad (of another plane), so only the entries that
-  // come from the input are written.
+  // with this pad for another plane, so when the plane is a single band only
+  // the entries that come from the input are written.
   void fill(const float* in, int64_t oh0, float pad, float* split, bool pads_kept = false) const;
 
   // Where tap (kh, kw) of output (oh0, 0) is in a band's split: that tap of

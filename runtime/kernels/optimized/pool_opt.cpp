@@ -103,7 +103,7 @@ void store_band(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
   }
 }
 
-// pads_kept: the scratch holds the single band of another plane of this call.
+// pads_kept: the scratch holds the split of another plane of this call.
 void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
                     const std::vector<int64_t>& offsets, const float* in, float* out, int64_t* ind,
                     Scratch* sc, bool pads_kept) {
@@ -112,7 +112,7 @@ void max_pool_plane(const PoolGeom& g, const PhaseSplit& s, const Interior& box,
   sc->at.resize(sc->best.size());
   for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
     const int64_t rows = std::min(s.band(), g.OH - oh0);
-    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept && s.band() >= g.OH);
+    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept);
     fold_band(g, s, sc->split.data(), rows * s.width(), sc->best.data(), sc->at.data());
     store_band(g, s, box, offsets, in, *sc, oh0, rows, out, ind);
   }
@@ -140,7 +140,7 @@ void max_values_plane(const PoolGeom& g, const PhaseSplit& s, const float* in, f
   sc->best.resize(static_cast<size_t>(s.band() * s.width()));
   for (int64_t oh0 = 0; oh0 < g.OH; oh0 += s.band()) {
     const int64_t rows = std::min(s.band(), g.OH - oh0);
-    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept && s.band() >= g.OH);
+    s.fill(in, oh0, -INFINITY, sc->split.data(), pads_kept);
     max_band(g, s, sc->split.data(), rows * s.width(), sc->best.data());
     store_band_rows(sc->best.data(), s.width(), rows, g.OW, out + oh0 * g.OW);
   }

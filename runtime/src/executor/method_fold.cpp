@@ -7,11 +7,10 @@
 // is folded: a planned, static tensor that is no method input or output and
 // no MoveCall or FreeCall target. Anything else, or no memory, or a kernel
 // error, leaves the call as it was.
-#include <cstring>
-
 #include <executorch/runtime/platform/log.h>
 
 #include "executor/method_state.h"
+#include "executor/plan_query.h"
 #include "executor/program_validation.h"
 
 namespace executorch {
@@ -23,16 +22,6 @@ namespace fb = executorch_flatbuffer;
 namespace {
 
 void already_folded(KernelRuntimeContext&, Span<EValue*>) {}
-
-bool is_layout_op(const fb::Operator* op) {
-  const char* ov = op->overload() != nullptr ? op->overload()->c_str() : "";
-  return std::strcmp(op->name()->c_str(), "aten::permute_copy") == 0 && std::strcmp(ov, "out") == 0;
-}
-
-const fb::Tensor* tensor_at(const MethodState* ms, int32_t vi) {
-  const auto* v = ms->plan->values()->Get(uint32_t(vi));
-  return v->val_type() == fb::KernelTypes::Tensor ? v->val_as_Tensor() : nullptr;
-}
 
 bool is_constant(const fb::Tensor* t) {
   return t != nullptr && t->allocation_info() == nullptr && t->data_buffer_idx() > 0 &&
@@ -70,12 +59,12 @@ bool only_kernels_touch(const MethodState* ms, int32_t vi) {
 // out...) with a private planned static output.
 int32_t foldable_output(const MethodState* ms, const fb::KernelCall* call) {
   const auto* args = call->args();
-  if (args == nullptr || args->size() < 3 || !is_constant(tensor_at(ms, args->Get(0)))) return -1;
+  if (args == nullptr || args->size() < 3 || !is_constant(fb_tensor(ms, args->Get(0)))) return -1;
   const int32_t out = args->Get(2);
   for (uint32_t k = 3; k < args->size(); ++k) {
     if (args->Get(k) != out) return -1;
   }
-  const fb::Tensor* t = tensor_at(ms, out);
+  const fb::Tensor* t = fb_tensor(ms, out);
   if (t == nullptr || t->allocation_info() == nullptr || t->data_buffer_idx() > 0 ||
       t->shape_dynamism() != fb::TensorShapeDynamism::STATIC || listed(ms->plan->inputs(), out) ||
       listed(ms->plan->outputs(), out) || !only_kernels_touch(ms, out)) {
@@ -114,7 +103,10 @@ size_t fold_constant_layouts(MethodState* ms) {
       const fb::Instruction* in = instrs->Get(i);
       if (in->instr_args_type() != fb::InstructionArguments::KernelCall) continue;
       const auto* call = in->instr_args_as_KernelCall();
-      if (!is_layout_op(ms->plan->operators()->Get(uint32_t(call->op_index())))) continue;
+      if (!is_op(ms->plan->operators()->Get(uint32_t(call->op_index())), "aten::permute_copy",
+                 "out")) {
+        continue;
+      }
       const int32_t out = foldable_output(ms, call);
       InstructionSlot* slot = &ms->instructions[ms->chain_start[c] + i];
       if (out >= 0 && slot->op != nullptr && fold_call(ms, slot, out)) ++folded;
