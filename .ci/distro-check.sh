@@ -3,8 +3,9 @@
 # shellcheck disable=SC2317
 # What a distribution does with a release, from a `git archive` tarball:
 #
-#   tarball    git archive REF -> executorch_V.orig.tar.gz (and the same bytes
-#              as executorch-cuda_V.orig.tar.gz)
+#   tarball    tools/release/make-tarballs.sh REF -> executorch_V.orig.tar.gz
+#              (the same bytes as executorch-cuda_V.orig.tar.gz) and the GPU
+#              fixtures, executorch-cuda_V.orig-gpufixtures.tar.gz
 #   dsc        dpkg-source -b: executorch (debian/, main) and executorch-cuda
 #              (debian/contrib/ as debian/, contrib)
 #   build-cpu  executorch in a clean bookworm chroot (main contrib non-free)
@@ -172,9 +173,10 @@ make_repo() {
 
 step_tarball() {
   mkdir -p "$W/src"
-  git -C "$root" archive --format=tar.gz --prefix="executorch-$UV/" \
-    -o "$W/src/executorch_$UV.orig.tar.gz" "$REF" || return 1
-  cp "$W/src/executorch_$UV.orig.tar.gz" "$W/src/executorch-cuda_$UV.orig.tar.gz"
+  (cd "$root" && tools/release/make-tarballs.sh "$REF" "$UV" "$W/rel") || return 1
+  cp "$W/rel/executorch-$UV.tar.gz" "$W/src/executorch_$UV.orig.tar.gz"
+  cp "$W/rel/executorch-$UV.tar.gz" "$W/src/executorch-cuda_$UV.orig.tar.gz"
+  cp "$W/rel/executorch-gpu-fixtures-$UV.tar.gz" "$W/src/executorch-cuda_$UV.orig-gpufixtures.tar.gz"
   log "$(du -h "$W/src/executorch_$UV.orig.tar.gz" | cut -f1) from $(git -C "$root" rev-parse --short "$REF")"
 }
 
@@ -184,6 +186,9 @@ step_dsc() {
     rm -rf "$W/src/$s-$UV"; mkdir -p "$W/src/$s-$UV"
     tar -C "$W/src/$s-$UV" --strip-components=1 -xzf "$W/src/${s}_$UV.orig.tar.gz"
   done
+  mkdir -p "$W/src/executorch-cuda-$UV/gpufixtures"
+  tar -C "$W/src/executorch-cuda-$UV/gpufixtures" --strip-components=1 \
+    -xzf "$W/src/executorch-cuda_$UV.orig-gpufixtures.tar.gz"
   # The contrib source: the same upstream tree, debian/contrib as debian/.
   (cd "$W/src/executorch-cuda-$UV" && mv debian debian.main && mv debian.main/contrib debian &&
      rm -rf debian.main)
@@ -213,7 +218,7 @@ build_in_chroot() {
       { tail -n 30 "$W/$name-crossbuild-essential.log"; drop_chroot "$dir"; return 1; }
   fi
   mkdir -p "$dir$bpath"
-  cp "$W/src/$dsc" "$W/src/${src}_$UV.orig.tar.gz" "$W/src/${src}_$V.debian.tar.xz" "$dir$bpath/"
+  cp "$W/src/$dsc" "$W/src/${src}_$UV".orig*.tar.gz "$W/src/${src}_$V.debian.tar.xz" "$dir$bpath/"
   in_chroot "$dir" chown -R builder: "$(dirname "$bpath")" "$bpath"
   in_chroot "$dir" apt-get build-dep -y -q ${host:+-a "$host"} ${profiles:+-P "$profiles"} "$bpath/$dsc" \
     > "$W/$name-build-dep.log" 2>&1 ||
@@ -433,7 +438,7 @@ step_piuparts() {
 step_rpm() {
   local top=$W/rpmbuild
   rm -rf "$top"; mkdir -p "$top/SOURCES"
-  cp "$W/src/executorch_$UV.orig.tar.gz" "$top/SOURCES/executorch-$UV.tar.gz"
+  cp "$W/rel/executorch-$UV.tar.gz" "$W/rel/executorch-gpu-fixtures-$UV.tar.gz" "$top/SOURCES/"
   tar -xzOf "$W/src/executorch_$UV.orig.tar.gz" "executorch-$UV/rpm/executorch.spec" > "$top/executorch.spec"
   # --nodeps: Debian's rpm has no rpm database of the BuildRequires.
   rpmbuild -ba --nodeps --define "_topdir $top" --define "_smp_mflags -j$JOBS" \

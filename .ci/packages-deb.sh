@@ -53,12 +53,19 @@ GIT_INDEX_FILE=$work/index git read-tree HEAD
 GIT_INDEX_FILE=$work/index git add -A .
 tree=$(GIT_INDEX_FILE=$work/index git write-tree)
 mkdir -p "$work/dsc"
-git archive --format=tar.gz --prefix="executorch-$uv/" -o "$work/dsc/executorch_$uv.orig.tar.gz" "$tree"
-cp "$work/dsc/executorch_$uv.orig.tar.gz" "$work/dsc/executorch-cuda_$uv.orig.tar.gz"
+# The release tarballs (tools/release/make-tarballs.sh): the source without
+# the GPU fixtures for both, the fixtures as executorch-cuda's component.
+tools/release/make-tarballs.sh "$tree" "$uv" "$work/rel"
+cp "$work/rel/executorch-$uv.tar.gz" "$work/dsc/executorch_$uv.orig.tar.gz"
+cp "$work/rel/executorch-$uv.tar.gz" "$work/dsc/executorch-cuda_$uv.orig.tar.gz"
+cp "$work/rel/executorch-gpu-fixtures-$uv.tar.gz" "$work/dsc/executorch-cuda_$uv.orig-gpufixtures.tar.gz"
 for s in executorch executorch-cuda; do
   mkdir -p "$work/dsc/$s-$uv"
   tar -C "$work/dsc/$s-$uv" --strip-components=1 -xzf "$work/dsc/${s}_$uv.orig.tar.gz"
 done
+mkdir -p "$work/dsc/executorch-cuda-$uv/gpufixtures"
+tar -C "$work/dsc/executorch-cuda-$uv/gpufixtures" --strip-components=1 \
+  -xzf "$work/dsc/executorch-cuda_$uv.orig-gpufixtures.tar.gz"
 (cd "$work/dsc/executorch-cuda-$uv" && mv debian debian.main && mv debian.main/contrib debian && rm -rf debian.main)
 mkdir -p "$work/src"
 for s in executorch executorch-cuda; do

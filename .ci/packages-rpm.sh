@@ -32,13 +32,14 @@ version=$(rpmspec -q --qf '%{version}\n' --srpm rpm/executorch.spec 2>/dev/null 
 : "${version:=$(sed -n 's/^Version: *//p' rpm/executorch.spec)}"
 
 if [ -z "${REUSE_WORK:-}" ]; then
-step "Source0: git archive of the working tree"
+step "Source0, Source1: the release tarballs of the working tree"
 # A throw-away index holds HEAD plus the working tree's changes and
 # untracked (not ignored) files; the real index is not touched.
 GIT_INDEX_FILE=$work/index git read-tree HEAD
 GIT_INDEX_FILE=$work/index git add -A .
 tree=$(GIT_INDEX_FILE=$work/index git write-tree)
-git archive --format=tar.gz --prefix="executorch-$version/" -o "$top/SOURCES/executorch-$version.tar.gz" "$tree"
+# Source0 and Source1 (the GPU fixtures): tools/release/make-tarballs.sh.
+tools/release/make-tarballs.sh "$tree" "$version" "$top/SOURCES"
 cp rpm/executorch.spec "$top/SPECS/"
 step_done
 
