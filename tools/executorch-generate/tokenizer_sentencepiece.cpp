@@ -29,9 +29,9 @@ class SentencePieceTokenizer final : public Tokenizer {
         pieces.push_back(static_cast<int>(id));
       }
     }
-    std::string text;
-    processor_.Decode(pieces, &text).IgnoreError();
-    return text;
+    // DecodeIds: the one spelling SentencePiece 0.1 (bookworm) and 0.2
+    // (trixie, sid: Decode of a vector is deprecated there) both keep.
+    return processor_.DecodeIds(pieces);
   }
   int64_t bos_id() const override { return processor_.bos_id(); }
   int64_t eos_id() const override { return processor_.eos_id(); }
