@@ -4,6 +4,7 @@
 
 #include "kernels.h"
 #include "op_tables.h"
+#include "../quantized/quantized_tables.h"
 
 namespace executorch {
 namespace runtime {
@@ -91,6 +92,12 @@ Span<const Span<const Kernel>> portable_kernel_tables() {
       distance_kernels(),
       dropout_kernels(),
       pool_backward_kernels(),
+      quantized::quantize_kernels(),
+      quantized::dequantize_kernels(),
+      quantized::embedding_kernels(),
+      quantized::choose_qparams_kernels(),
+      quantized::mixed_kernels(),
+      quantized::add_kernels(),
   };
   return Span<const Span<const Kernel>>(tables, sizeof(tables) / sizeof(tables[0]));
 }
