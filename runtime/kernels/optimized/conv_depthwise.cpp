@@ -1,7 +1,7 @@
 // fp32 depthwise convolution (one input channel per group): per kernel row,
 // one pass over a band of output rows, read straight from the input for
 // stride-1 "same width" layers (same_width.h), else from the input's stride
-// phases (phase_split.h).
+// phases (phase_split.h); small planes 16 channels at a time, interleaved.
 #include "conv_depthwise.h"
 
 #include <algorithm>
@@ -162,6 +162,83 @@ void depthwise_plane(const ConvGeom& g, const PhaseSplit& s, const float* in, co
   }
 }
 
+// Small planes, kLanes channels at a time. Per channel, the split, the taps
+// pass and the store cost more in loop and call overhead than a 4x4 plane's
+// multiply-adds, so channels of one multiplier are interleaved (kLanes per
+// input pixel) into a zero-padded block and each tap of an output pixel is
+// one kLanes-wide multiply-add.
+constexpr int64_t kLanes = 16;
+constexpr int64_t kMaxLanePixels = 64; // output pixels per plane
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+int64_t lane_scratch_floats(const ConvGeom& g) {
+  return ((g.H + 2 * g.ph) * (g.W + 2 * g.pw) + g.KH * g.KW) * kLanes;
+}
+
+// Multiplier 1, enough channels, a small output plane, and the padded input
+// block within the split's scratch bound.
+bool lanes_fit(const ConvGeom& g) {
+  if (g.OC != g.groups || g.groups < kLanes || g.OH * g.OW > kMaxLanePixels) return false;
+  if (g.H + 2 * g.ph > kSplitFloats || g.W + 2 * g.pw > kSplitFloats) return false;
+  return lane_scratch_floats(g) <= kSplitFloats;
+}
+
+// kLanes consecutive channels: input planes from `in`, their weights from
+// `w` (KH x KW each), bias from `bias` (or none), output planes to `out`.
+ET_SIMD_CLONES void depthwise_lanes(const ConvGeom& g, const float* in, const float* w,
+                                    const float* bias, float* out, float* scratch) {
+  const int64_t Wp = g.W + 2 * g.pw, taps = g.KH * g.KW, P = g.OH * g.OW;
+  float* x = scratch;                                   // (H + 2ph) x Wp x kLanes
+  float* wl = scratch + (g.H + 2 * g.ph) * Wp * kLanes; // taps x kLanes
+  std::fill(x, wl, 0.0f);
+  for (int64_t c = 0; c < kLanes; ++c) {
+    const float* src = in + c * g.H * g.W;
+    for (int64_t ih = 0; ih < g.H; ++ih) {
+      float* d = x + ((ih + g.ph) * Wp + g.pw) * kLanes + c;
+      for (int64_t iw = 0; iw < g.W; ++iw) d[iw * kLanes] = src[ih * g.W + iw];
+    }
+    for (int64_t t = 0; t < taps; ++t) wl[t * kLanes + c] = w[c * taps + t];
+  }
+  Lanes b = {};
+  if (bias != nullptr) __builtin_memcpy(&b, bias, sizeof b);
+  for (int64_t oh = 0; oh < g.OH; ++oh) {
+    for (int64_t ow = 0; ow < g.OW; ++ow) {
+      const float* at = x + (oh * g.sh * Wp + ow * g.sw) * kLanes;
+      Lanes acc = b;
+      for (int64_t kh = 0; kh < g.KH; ++kh) {
+        for (int64_t kw = 0; kw < g.KW; ++kw) {
+          Lanes xv, wv;
+          __builtin_memcpy(&xv, at + (kh * g.dh * Wp + kw * g.dw) * kLanes, sizeof xv);
+          __builtin_memcpy(&wv, wl + (kh * g.KW + kw) * kLanes, sizeof wv);
+          acc += wv * xv;
+        }
+      }
+      for (int64_t c = 0; c < kLanes; ++c) out[c * P + oh * g.OW + ow] = acc[c];
+    }
+  }
+}
+
+// The channels below lane_channels of every batch entry through
+// depthwise_lanes, in blocks of kLanes.
+void depthwise_lane_blocks(const portable::ConvCall& c, int64_t lane_channels) {
+  const ConvGeom& g = c.g;
+  const int64_t blocks = lane_channels / kLanes, taps = g.KH * g.KW, P = g.OH * g.OW;
+  const float* in = c.in->const_data_ptr<float>();
+  const float* w = c.w->const_data_ptr<float>();
+  const float* bias = c.bias != nullptr ? c.bias->const_data_ptr<float>() : nullptr;
+  float* out = c.out->mutable_data_ptr<float>();
+  parallel_for(g.N * blocks, grain_for(kLanes * P * taps), [&](int64_t t0, int64_t t1) {
+    thread_local std::vector<float> scratch;
+    scratch.resize(static_cast<size_t>(lane_scratch_floats(g)));
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t n = t / blocks, c0 = t % blocks * kLanes;
+      depthwise_lanes(g, in + (n * g.C + c0) * g.H * g.W, w + c0 * taps,
+                      bias != nullptr ? bias + c0 : nullptr, out + (n * g.OC + c0) * P,
+                      scratch.data());
+    }
+  });
+}
+
 } // namespace
 
 bool depthwise_fp32(const portable::ConvCall& c) {
@@ -178,14 +255,21 @@ bool depthwise_fp32(const portable::ConvCall& c) {
   const float* bias = c.bias != nullptr ? c.bias->const_data_ptr<float>() : nullptr;
   float* out = c.out->mutable_data_ptr<float>();
   const int64_t work = ocg * P * g.KH * g.KW; // multiply-adds per plane
+  // Channels below lane_channels go through depthwise_lanes, the rest here.
+  const int64_t lane_channels = lanes_fit(g) ? g.groups / kLanes * kLanes : 0;
+  if (lane_channels > 0) depthwise_lane_blocks(c, lane_channels);
+  if (lane_channels == g.groups) return true;
   parallel_for(planes, grain_for(work), [&](int64_t q0, int64_t q1) {
     thread_local Scratch scratch;
+    bool filled = false; // the scratch holds another plane's split
     for (int64_t q = q0; q < q1; ++q) {
       const int64_t grp = q % g.groups; // input plane q is (n, grp)
+      if (grp < lane_channels) continue;
       const float* wq = w + grp * ocg * g.KH * g.KW;
       const float* bq = bias != nullptr ? bias + grp * ocg : nullptr;
       if (!direct) {
-        depthwise_plane(g, s, in + q * g.H * g.W, wq, bq, out + q * ocg * P, ocg, &scratch, q > q0);
+        depthwise_plane(g, s, in + q * g.H * g.W, wq, bq, out + q * ocg * P, ocg, &scratch, filled);
+        filled = true;
         continue;
       }
       for (int64_t oc = 0; oc < ocg; ++oc) {

@@ -75,9 +75,17 @@ const Conv kCases[] = {
     {1, 4, 9, 9, 4, 7, 7, 4, 1, 3, 1, true},       // depthwise 7x7 (taps in threes, one left)
     {1, 2, 5, 33, 2, 7, 7, 2, 1, 3, 1, false},     // the same, same width
     {1, 2, 8, 8, 2, 4, 4, 2, 1, 2, 1, true},       // depthwise 4x4
+    {1, 40, 4, 4, 40, 3, 3, 40, 1, 1, 1, true},    // depthwise 16 channels at a time, 8 left
+    {2, 32, 8, 8, 32, 3, 3, 32, 2, 1, 1, false},   // the same, strided, batch of 2
+    {1, 16, 2, 2, 16, 3, 3, 16, 1, 1, 1, true},    // the same, a 2x2 plane
+    {1, 24, 6, 6, 24, 5, 5, 24, 1, 2, 1, true},    // the same, 5x5
+    {1, 16, 7, 7, 16, 3, 3, 16, 1, 2, 2, true},    // the same, dilated
+    {1, 18, 9, 7, 18, 3, 3, 18, 3, 0, 1, false},   // the same, stride 3, no padding
     {1, 8, 12, 12, 12, 3, 3, 4, 1, 1, 1, true},    // grouped
     {1, 4, 20, 20, 6, 3, 3, 1, 1, 2, 2, true},     // dilated
     {2, 3, 64, 64, 16, 7, 7, 1, 2, 3, 1, false},   // a stem (several chunks)
+    {1, 8, 32, 32, 8, 3, 3, 1, 1, 1, 1, true},     // same width, 1024 columns (padded rows)
+    {1, 4, 64, 64, 8, 3, 3, 1, 2, 1, 1, false},    // strided, 1024 columns (padded rows)
     {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, true},       // empty batch
     {1, 64, 3, 7300, 2, 3, 3, 1, 1, 1, 1, true},   // one row's unfolding past the scratch
     {1, 1, 8, 8, 2, 3, 3, 1, 1, 0, 1, true},       // one input channel
