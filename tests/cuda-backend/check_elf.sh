@@ -1,9 +1,9 @@
 #!/bin/sh
 # ELF checks on the built libraries: SONAMEs, NEEDED (no CUDA library the code
 # does not use, no libtorch/libc10), -z nodelete on the backend, exports.
-# Usage: check_elf.sh READELF NM RUNTIME_LIB EXTENSION_LIB BACKEND_LIB
+# Usage: check_elf.sh READELF NM RUNTIME_LIB EXTENSION_LIB BACKEND_LIB SHIM_H
 set -u
-READELF=$1 NM=$2 RUNTIME=$3 EXT=$4 BACKEND=$5
+READELF=$1 NM=$2 RUNTIME=$3 EXT=$4 BACKEND=$5 SHIM_H=$6
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
@@ -49,8 +49,9 @@ needed "$BACKEND" | grep -q '^libcublas' && bad "$BACKEND NEEDs cuBLAS, which it
 "$READELF" -d "$BACKEND" | grep 'FLAGS_1' | grep -q NODELETE || bad "$BACKEND is not linked with -z nodelete"
 
 # Exports: the extension only executorch::extension::cuda; the backend no C++
-# at all (only aoti_torch_* C functions, when present, and the plugin ABI
-# that the runtime's plugin loader reads).
+# at all (only the shim's C functions under their private names aoti_et_sh_*,
+# never libtorch's aoti_torch_*, and the plugin ABI that the runtime's
+# plugin loader reads).
 ext_syms=$("$NM" -D --defined-only "$EXT" | awk '$2 != "A" {print $3}' | sed 's/@.*//')
 for s in $ext_syms; do
   case "$s" in
@@ -62,11 +63,17 @@ echo "$ext_syms" | grep -q _ZN10executorch9extension4cuda15getCallerStreamEv || 
 be_syms=$("$NM" -D --defined-only "$BACKEND" | awk '$2 != "A" {print $3}' | sed 's/@.*//')
 for s in $be_syms; do
   case "$s" in
-    aoti_torch_*|executorch_backend_plugin_abi) ;;
+    aoti_et_sh_*|executorch_backend_plugin_abi) ;;
     *) bad "$BACKEND exports $s" ;;
   esac
 done
 echo "$be_syms" | grep -qx executorch_backend_plugin_abi || bad "$BACKEND does not export executorch_backend_plugin_abi"
+# Every function of aoti/shim.h, under its private name (aoti/shim_symbols.h).
+shim_functions=$(grep -oE 'aoti_torch_[A-Za-z0-9_]+\(' "$SHIM_H" | tr -d '(' | sort -u)
+[ -n "$shim_functions" ] || bad "no aoti_torch_* declaration in $SHIM_H"
+for f in $shim_functions; do
+  echo "$be_syms" | grep -qx "aoti_et_sh_${f#aoti_torch_}" || bad "$BACKEND does not export $f as aoti_et_sh_${f#aoti_torch_}"
+done
 # The one caller-stream state is defined in the extension only.
 "$NM" -C "$BACKEND" | grep -q 'tls_caller_stream' && bad "$BACKEND holds its own caller-stream state"
 

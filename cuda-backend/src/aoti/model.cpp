@@ -1,6 +1,7 @@
 #include "aoti/model.h"
 #include "aoti/device_pool.h"
 #include "aoti/missing_symbol.h"
+#include "aoti/private_shim.h"
 #include "aoti/tensor_obj.h"
 #include "aoti/weights_check.h"
 
@@ -149,13 +150,41 @@ Error dlopen_error(const char* label) {
     ET_LOG(Error, "CudaBackend[%s]: %s", label, why.c_str());
     return Error::DelegateInvalidCompatibility;
   }
+  const std::string wanted = model_facing_name(symbol);
+  if (wanted != symbol) {
+    ET_LOG(Error,
+           "CudaBackend[%s]: the model calls the shim function %s, which this backend does "
+           "not provide",
+           label, wanted.c_str());
+    return Error::InvalidProgram;
+  }
   ET_LOG(Error, "CudaBackend[%s]: dlopen of the model .so failed: %s", label,
          text != nullptr ? text : "unknown error");
   return Error::InvalidProgram;
 }
 
+// Renames the shim imports of the .so written to `fd` (private_shim.h), in
+// place through a shared mapping of the file.
+bool bind_shim_in_file(int fd, size_t size, const char* label) {
+  void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) {
+    ET_LOG(Error, "CudaBackend[%s]: mapping the model .so failed: %s", label, std::strerror(errno));
+    return false;
+  }
+  size_t renamed = 0;
+  std::string why;
+  const bool ok = bind_shim_privately(static_cast<unsigned char*>(map), size, &renamed, &why);
+  munmap(map, size);
+  if (!ok) {
+    ET_LOG(Error, "CudaBackend[%s]: cannot bind the model .so to this backend's shim: %s", label,
+           why.c_str());
+  }
+  return ok;
+}
+
 // Writes the .so to an anonymous, never-named file (nothing in a shared
-// directory to race on) and dlopens it RTLD_LOCAL|RTLD_NOW.
+// directory to race on), binds its shim imports to this library and
+// dlopens it RTLD_LOCAL|RTLD_NOW.
 Result<void*> open_from_memory(const void* so, size_t so_size, const char* label) {
   const int fd = memfd_create("executorch_cuda_model", MFD_CLOEXEC);
   ET_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "CudaBackend[%s]: memfd_create failed: %s", label,
@@ -169,6 +198,10 @@ Result<void*> open_from_memory(const void* so, size_t so_size, const char* label
            std::strerror(errno));
     close_all();
     return Error::AccessFailed;
+  }
+  if (!bind_shim_in_file(fd, so_size, label)) {
+    close_all();
+    return Error::InvalidProgram;
   }
   char path[64];
   if (!fresh_fd_path(fds, path, label)) {

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "aoti/shim_symbols.h"
+
 namespace executorch {
 namespace backends {
 namespace cuda {
@@ -28,8 +30,9 @@ struct TensorObj;
 typedef executorch::backends::cuda::aoti::TensorObj* AtenTensorHandle;
 typedef int32_t AOTITorchError;
 
-// Exported with default visibility: a model opened RTLD_LOCAL resolves them
-// from the global scope.
+// Exported with default visibility, as aoti_et_sh_* (shim_symbols.h): a
+// model opened RTLD_LOCAL, its references renamed (private_shim.h), resolves
+// them from the global scope.
 #define AOTI_SHIM_API __attribute__((visibility("default")))
 
 extern "C" {

@@ -148,6 +148,22 @@ say "== (e) executorch-run rc=$RRC; model .so mapped at the snapshot: $MAPPED; l
 grep -E '\.so' "$OUT/maps.txt" | awk '{print $6}' | sort -u > "$OUT/maps_libs.txt"
 rm -rf "$TD"
 if [ -n "$OLD_TMPDIR" ]; then export TMPDIR=$OLD_TMPDIR; else unset TMPDIR; fi
+# (f) libtorch first in the global scope (LD_PRELOAD), exporting its own
+# aoti_torch_* shim: each fixture must still bind to this backend's shim
+# (cuda-backend/src/aoti/private_shim.h) and match its reference.
+TL=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2> /dev/null)
+if [ -f "$TL/libtorch_cpu.so" ] && [ -f "$TL/libtorch_cuda.so" ]; then
+  say "== (f) libtorch exports: $(nm -D --defined-only "$TL/libtorch_cpu.so" "$TL/libtorch_cuda.so" | grep -c ' aoti_torch_') aoti_torch_* symbols"
+  for d in "${FX[@]}"; do
+    line=$(LD_PRELOAD="$TL/libtorch_cuda.so $TL/libtorch_cpu.so" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$TL" \
+      bash "$SRC/tests/cuda-backend/gpu/run_and_compare.sh" \
+      "$B/tools/executorch-run/executorch-run" "$d" eager "$OUT")
+    check "libtorch-first ${d##*/}" $?
+    say "== (f) libtorch first: $line"
+  done
+else
+  say "== (f) libtorch-first check skipped: no torch/lib/libtorch_{cpu,cuda}.so"
+fi
 say "== done in $(( $(date +%s) - T0 ))s; copy with: cp -r \$OUT/models/* tests/models/cuda/"
 ls -la "$OUT" "$OUT/models" >> "$LOG"
 # The device tool returns at most 8 files of 16 MiB: PACK=1 packs the
