@@ -5,6 +5,8 @@
 // function is exported under this name and none under the other.
 #pragma once
 
+// One pragma per line: a wrapped pragma would not parse.
+// clang-format off
 #pragma redefine_extname aoti_torch__reinterpret_tensor aoti_et_sh__reinterpret_tensor
 #pragma redefine_extname aoti_torch_as_strided aoti_et_sh_as_strided
 #pragma redefine_extname aoti_torch_assign_tensors_out aoti_et_sh_assign_tensors_out
@@ -67,3 +69,4 @@
 #pragma redefine_extname aoti_torch_new_tensor_handle aoti_et_sh_new_tensor_handle
 #pragma redefine_extname aoti_torch_warn aoti_et_sh_warn
 #pragma redefine_extname aoti_torch_zero_ aoti_et_sh_zero_
+// clang-format on
