@@ -5,6 +5,7 @@
 #include "kernels.h"
 #include "op_tables.h"
 #include "../quantized/quantized_tables.h"
+#include "../llm/llm_tables.h"
 
 namespace executorch {
 namespace runtime {
@@ -98,6 +99,8 @@ Span<const Span<const Kernel>> portable_kernel_tables() {
       quantized::choose_qparams_kernels(),
       quantized::mixed_kernels(),
       quantized::add_kernels(),
+      llm::update_cache_kernels(),
+      llm::sdpa_kernels(),
   };
   return Span<const Span<const Kernel>>(tables, sizeof(tables) / sizeof(tables[0]));
 }
