@@ -58,6 +58,20 @@ def spread(xs):
     return f"{statistics.median(xs):.1f} [{min(xs):.1f}-{max(xs):.1f}]"
 
 
+def render(run):
+    """The run's header line and its table (markdown lines)."""
+    a, res = run["args"], run["results"]
+    lines = [f"ab_compare {run['date']}: base {a['base']} ({a['base_rev']}), "
+             f"new {a['new']} ({a['new_rev']}), {a['rounds']} rounds, "
+             f"{a['iterations']} iterations, {a['threads']} thread(s), load {run['load']:.2f}",
+             "", "| model | base us | new us | new/base |", "|---|---|---|---|"]
+    for m, r in res.items():
+        ratios = [n / b for b, n in zip(r["base"], r["new"])]
+        lines.append(f"| {m} | {spread(r['base'])} | {spread(r['new'])} | "
+                     f"{statistics.median(ratios):.3f} [{min(ratios):.3f}-{max(ratios):.3f}] |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True)
@@ -80,19 +94,13 @@ def main():
                 build = a.base if side == "base" else a.new
                 res[m][side].append(time_once(build, m, a.threads, a.iterations))
         print(f"round {r + 1}/{a.rounds} done", flush=True)
-    lines = [f"ab_compare {datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}: base {a.base} ({a.base_rev}), "
-             f"new {a.new} ({a.new_rev}), "
-             f"{a.rounds} rounds, {a.iterations} iterations, {a.threads} thread(s), "
-             f"load {os.getloadavg()[0]:.2f}", "",
-             "| model | base us | new us | new/base |", "|---|---|---|---|"]
-    for m in models:
-        ratios = [n / b for b, n in zip(res[m]["base"], res[m]["new"])]
-        lines.append(f"| {m} | {spread(res[m]['base'])} | {spread(res[m]['new'])} | "
-                     f"{statistics.median(ratios):.3f} [{min(ratios):.3f}-{max(ratios):.3f}] |")
+    run = {"date": f"{datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}",
+           "load": round(os.getloadavg()[0], 2), "args": vars(a), "results": res}
+    lines = render(run)
     print("\n".join(lines))
     if a.out:
         with open(a.out + ".json", "w") as f:
-            json.dump({"args": vars(a), "results": res}, f, indent=1)
+            json.dump(run, f, indent=1)
         with open(a.out + ".md", "w") as f:
             f.write("\n".join(lines) + "\n")
 

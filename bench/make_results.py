@@ -6,13 +6,16 @@ log (bench/generate_bench.py), and our own cold start and host overhead
 from gpu-rounds-*.csv (gpu_bench's --csv of several processes, a "round"
 column added) with the header line of its .txt, and the split of an
 execute's host time from gpu-split-*.txt (bench/cuda_api_profile.cpp's
-lines of several processes): no number in those tables is copied by hand.
+lines of several processes), and a CPU change against its parent from
+ab-*.json (bench/ab_compare.py): no number in those tables is copied by
+hand.
 
   bench/make_results.py [--results bench/results] [--md bench/RESULTS.md]
 
 Each set of tables goes between its markers (`<!-- gpu-compare:begin -->`
 ... `end`, `<!-- generate:begin -->` ... `end`, `<!-- gpu-rounds:begin -->`
-... `end`, `<!-- gpu-split:begin -->` ... `end`); the rest of the file is kept.
+... `end`, `<!-- gpu-split:begin -->` ... `end`, `<!-- cpu-ab:begin -->` ...
+`end`); the rest of the file is kept.
 """
 import argparse
 import collections
@@ -23,10 +26,13 @@ import json
 import os
 import re
 
+import ab_compare  # noqa: E402  (bench/, beside this script)
+
 BEGIN, END = "<!-- gpu-compare:begin -->", "<!-- gpu-compare:end -->"
 GEN_BEGIN, GEN_END = "<!-- generate:begin -->", "<!-- generate:end -->"
 ROUNDS_BEGIN, ROUNDS_END = "<!-- gpu-rounds:begin -->", "<!-- gpu-rounds:end -->"
 SPLIT_BEGIN, SPLIT_END = "<!-- gpu-split:begin -->", "<!-- gpu-split:end -->"
+AB_BEGIN, AB_END = "<!-- cpu-ab:begin -->", "<!-- cpu-ab:end -->"
 ROUND_COLUMNS = [("med_us", "latency us"), ("gpu_med_us", "GPU us"),
                  ("overhead_med_us", "latency - GPU us"), ("call_med_us", "execute returns us"),
                  ("load_method_ms", "load_method ms")]
@@ -261,6 +267,13 @@ def split_body(results):
         lambda path, header, name: split_tables(path, header, name))
 
 
+def ab_body(results):
+    return logged_runs_body(
+        results, "ab-*.json", AB_BEGIN, AB_END,
+        "; the method is in bench/ab_compare.py's header.",
+        lambda path, header, name: [f"### {name}", ""] + ab_compare.render(json.load(open(path))))
+
+
 def main():
     ap = argparse.ArgumentParser()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -277,6 +290,8 @@ def main():
                            "several processes)")
     text = replace_between(text, SPLIT_BEGIN, SPLIT_END, split_body(a.results),
                            "GPU host time of an execute, split (bench/cuda_api_profile.cpp)")
+    text = replace_between(text, AB_BEGIN, AB_END, ab_body(a.results),
+                           "CPU, a change against its parent (bench/ab_compare.py)")
     with open(a.md, "w") as f:
         f.write(text)
 
