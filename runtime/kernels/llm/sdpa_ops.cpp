@@ -175,8 +175,8 @@ bool check_token_params(KernelRuntimeContext& ctx, const char* op, const char* w
   return true;
 }
 
-// Checks the arguments, resizes out and fills *s; nothing is written.
-bool prepare(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec* s) {
+// Ranks, dtypes and dim orders of query, key, value and out.
+bool check_tensors(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a) {
   const Tensor& q = *a.q;
   const Tensor& k = *a.k;
   const Tensor& v = *a.v;
@@ -213,6 +213,14 @@ bool prepare(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec*
     PK_FAIL(ctx, op, "key and value must have the same shape");
     return false;
   }
+  return true;
+}
+
+// The layouts of query, key and value; key/value heads must divide query's.
+bool set_layouts(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec* s) {
+  const Tensor& q = *a.q;
+  const Tensor& k = *a.k;
+  const Tensor& v = *a.v;
   s->q.t = &q;
   s->k.t = &k;
   s->v.t = &v;
@@ -233,22 +241,33 @@ bool prepare(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec*
             static_cast<long long>(ql.heads), static_cast<long long>(kl.heads));
     return false;
   }
-  if (quantized) {
-    const char* names[3] = {"query", "key", "value"};
-    const Tensor* ts[3] = {&q, &k, &v};
-    Operand* os[3] = {&s->q, &s->k, &s->v};
-    for (int i = 0; i < 3; ++i) {
-      if (a.qp[2 * i] == nullptr || a.qp[2 * i + 1] == nullptr) {
-        PK_FAIL(ctx, op, "int8 %s needs zero points and scales", names[i]);
-        return false;
-      }
-      if (!check_token_params(ctx, op, names[i], *ts[i], *a.qp[2 * i], *a.qp[2 * i + 1],
-                              a.seq_at_dim_2, os[i])) {
-        return false;
-      }
+  return true;
+}
+
+// int8 query, key and value: each needs its per-token zero points and scales.
+bool set_quant_params(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec* s) {
+  if (a.q->scalar_type() != ScalarType::Char) return true;
+  const char* names[3] = {"query", "key", "value"};
+  const Tensor* ts[3] = {a.q, a.k, a.v};
+  Operand* os[3] = {&s->q, &s->k, &s->v};
+  for (int i = 0; i < 3; ++i) {
+    if (a.qp[2 * i] == nullptr || a.qp[2 * i + 1] == nullptr) {
+      PK_FAIL(ctx, op, "int8 %s needs zero points and scales", names[i]);
+      return false;
+    }
+    if (!check_token_params(ctx, op, names[i], *ts[i], *a.qp[2 * i], *a.qp[2 * i + 1],
+                            a.seq_at_dim_2, os[i])) {
+      return false;
     }
   }
-  const int64_t cache_len = kl.seq;
+  return true;
+}
+
+// The keys each query row sees: the first start_pos + S cache positions, or
+// every position under an additive [S, L] mask.
+bool set_key_range(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec* s) {
+  const Layout& ql = s->q.l;
+  const int64_t cache_len = s->k.l.seq;
   if (a.start_pos < 0) {
     PK_FAIL(ctx, op, "start_pos %lld is negative", static_cast<long long>(a.start_pos));
     return false;
@@ -279,6 +298,17 @@ bool prepare(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec*
     }
     s->kv_len = a.start_pos + ql.seq;
   }
+  return true;
+}
+
+// Checks the arguments, resizes out and fills *s; nothing is written.
+bool prepare(KernelRuntimeContext& ctx, const char* op, const SdpaArgs& a, Spec* s) {
+  if (!check_tensors(ctx, op, a) || !set_layouts(ctx, op, a, s) ||
+      !set_quant_params(ctx, op, a, s) || !set_key_range(ctx, op, a, s)) {
+    return false;
+  }
+  const Layout& ql = s->q.l;
+  const Tensor& q = *a.q;
   s->start_pos = a.start_pos;
   s->causal = a.is_causal;
   s->scale = a.has_scale ? static_cast<float>(a.scale)
