@@ -144,3 +144,21 @@ TEST_F(MergedDataMapTest, RuntimeMergedDataMapOfN) {
   EXPECT_EQ(RuntimeMerged::load(none, 3).error(), Error::InvalidArgument);
   EXPECT_EQ(RuntimeMerged::load(maps, 4).error(), Error::InvalidArgument);
 }
+
+// Upstream's two-map form: both maps required, keys from either.
+TEST_F(MergedDataMapTest, InternalTwoMapForm) {
+  using TwoMaps = ::executorch::runtime::internal::MergedDataMap;
+  Ptd a({"w", "b"}, 10), b({"x"}, 20), dup({"x"}, 30);
+  EXPECT_EQ(TwoMaps::load(nullptr, nullptr).error(), Error::InvalidArgument);
+  EXPECT_EQ(TwoMaps::load(a.map.get(), nullptr).error(), Error::InvalidArgument);
+  EXPECT_EQ(TwoMaps::load(b.map.get(), dup.map.get()).error(), Error::InvalidArgument);
+  auto merged = TwoMaps::load(a.map.get(), b.map.get());
+  ASSERT_EQ(merged.error(), Error::Ok);
+  EXPECT_EQ(*merged->get_num_keys(), 3u);
+  EXPECT_STREQ(*merged->get_key(2), "x");
+  EXPECT_EQ(value_of(*merged, "w"), 10.0f);
+  EXPECT_EQ(value_of(*merged, "x"), 20.0f);
+  EXPECT_EQ(merged->get_tensor_layout("x")->nbytes(), sizeof(float));
+  EXPECT_TRUE(merged->get_data("b").ok());
+  EXPECT_EQ(merged->get_data("nope").error(), Error::NotFound);
+}

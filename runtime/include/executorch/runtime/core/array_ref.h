@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 
+#include <executorch/runtime/core/portable_type/c10/c10/util/irange.h>
 #include <executorch/runtime/platform/assert.h>
 
 namespace executorch {

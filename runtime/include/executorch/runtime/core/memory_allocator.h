@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <new>
 
+#include <executorch/runtime/core/error.h>
 #include <executorch/runtime/platform/compiler.h>
 #include <executorch/runtime/platform/export.h>
 

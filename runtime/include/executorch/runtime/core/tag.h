@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <executorch/runtime/core/defines.h>
 #include <executorch/runtime/platform/export.h>
 
 namespace executorch {

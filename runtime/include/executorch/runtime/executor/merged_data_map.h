@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/freeable_buffer.h>
@@ -133,6 +134,42 @@ class MergedDataMap final : public NamedDataMap {
   const NamedDataMap* maps_[N == 0 ? 1 : N] = {};
   size_t n_maps_ = 0;
 };
+
+// Upstream's two-map form (runtime::internal::MergedDataMap): both maps
+// required, keys of `first` found first.
+namespace internal {
+class MergedDataMap final : public NamedDataMap {
+ public:
+  static Result<MergedDataMap> load(const NamedDataMap* first, const NamedDataMap* second) {
+    ET_CHECK_OR_RETURN_ERROR(first != nullptr && second != nullptr, InvalidArgument,
+                             "Input data map is null");
+    const NamedDataMap* maps[2] = {first, second};
+    auto merged = ::executorch::runtime::MergedDataMap<2>::load(maps, 2);
+    if (!merged.ok()) return merged.error();
+    return MergedDataMap(std::move(merged.get()));
+  }
+
+  ET_NODISCARD Result<const TensorLayout> get_tensor_layout(std::string_view key) const override {
+    return maps_.get_tensor_layout(key);
+  }
+  ET_NODISCARD Result<FreeableBuffer> get_data(std::string_view key) const override {
+    return maps_.get_data(key);
+  }
+  ET_NODISCARD Error load_data_into(std::string_view key, void* buffer,
+                                    size_t size) const override {
+    return maps_.load_data_into(key, buffer, size);
+  }
+  ET_NODISCARD Result<uint32_t> get_num_keys() const override { return maps_.get_num_keys(); }
+  ET_NODISCARD Result<const char*> get_key(uint32_t index) const override {
+    return maps_.get_key(index);
+  }
+
+ private:
+  explicit MergedDataMap(::executorch::runtime::MergedDataMap<2>&& maps) : maps_(std::move(maps)) {}
+
+  ::executorch::runtime::MergedDataMap<2> maps_;
+};
+} // namespace internal
 
 } // namespace runtime
 } // namespace executorch

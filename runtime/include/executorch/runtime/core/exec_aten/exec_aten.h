@@ -6,6 +6,7 @@
 
 #include <executorch/runtime/core/array_ref.h>
 #include <executorch/runtime/core/portable_type/bfloat16.h>
+#include <executorch/runtime/core/portable_type/bfloat16_math.h>
 #include <executorch/runtime/core/portable_type/bits_types.h>
 #include <executorch/runtime/core/portable_type/complex.h>
 #include <executorch/runtime/core/portable_type/device.h>

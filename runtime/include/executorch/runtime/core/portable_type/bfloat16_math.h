@@ -118,3 +118,12 @@ inline T rsqrt(T a) {
 } // namespace etensor
 } // namespace runtime
 } // namespace executorch
+
+// c10's spelling of the same functions and traits (c10::rsqrt,
+// c10::is_reduced_floating_point_v), which upstream's headers also make
+// visible here; last, because it builds on the declarations above. Only
+// where the c10 root is on the include path (pkg-config and CMake put it
+// there), so -I<includedir> alone still works.
+#if __has_include(<c10/util/BFloat16-math.h>)
+#include <c10/util/BFloat16-math.h>
+#endif
