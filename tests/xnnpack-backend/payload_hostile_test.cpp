@@ -1,0 +1,262 @@
+// Hostile payloads: cut, corrupted or hand-built graphs that name what does
+// not exist. The reader must answer with an Error, never read out of bounds
+// (the suite runs under ASan in CI).
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <executorch/runtime/platform/runtime.h>
+
+#include "payload.h"
+#include "payload_fixtures.h"
+#include "xnnpack_graph_generated.h"
+
+using executorch::runtime::Error;
+using xnnpack_payload::parse_payload;
+namespace fb = xnnpack_payload::fb;
+
+namespace {
+
+class HostileTest : public ::testing::Test {
+ protected:
+  void SetUp() override { executorch::runtime::runtime_init(); }
+};
+
+void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+  for (size_t i = 0; i < 4; ++i) {
+    b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+  }
+}
+
+// Each prefix is copied to a buffer of its own size, so ASan sees any read
+// past the end.
+TEST_F(HostileTest, EveryTruncationFails) {
+  for (const char* name : {"linear_relu_add.bin", "conv.bin"}) {
+    const auto blob = xnnpack_test::read_fixture(name);
+    ASSERT_FALSE(blob.empty());
+    for (size_t n = 0; n < blob.size(); ++n) {
+      std::vector<uint8_t> cut(blob.begin(), blob.begin() + n);
+      EXPECT_FALSE(parse_payload(cut.data(), cut.size()).ok()) << name << " cut to " << n;
+    }
+  }
+}
+
+TEST_F(HostileTest, NullData) { EXPECT_FALSE(parse_payload(nullptr, 0).ok()); }
+
+// Header fields (offset in the header) set to values that point outside the
+// blob or overlap the header.
+TEST_F(HostileTest, HeaderOffsetsOutOfBounds) {
+  const auto blob = xnnpack_test::read_fixture("linear_relu_add.bin");
+  const uint32_t bad[] = {0, 1, 29, 0x7fffffff, 0xffffffff, static_cast<uint32_t>(blob.size()) + 1};
+  for (size_t field : {10u, 14u, 18u}) {
+    for (uint32_t v : bad) {
+      auto b = blob;
+      put_u32(b, field, v);
+      EXPECT_FALSE(parse_payload(b.data(), b.size()).ok()) << field << "=" << v;
+    }
+  }
+  auto b = blob;
+  put_u32(b, 22, 0xffffffff); // constant size, low half
+  put_u32(b, 26, 0xffffffff); // and high half
+  EXPECT_FALSE(parse_payload(b.data(), b.size()).ok());
+  b = blob;
+  b[8] = 4; // header length below 30
+  b[9] = 0;
+  EXPECT_FALSE(parse_payload(b.data(), b.size()).ok());
+}
+
+TEST_F(HostileTest, BadIdentifiers) {
+  const auto blob = xnnpack_test::read_fixture("conv.bin");
+  for (const char* id : {"XN02", "XNxx", "\0\0\0\0", "PT00"}) {
+    auto b = blob;
+    std::memcpy(&b[32 + 4], id, 4);
+    EXPECT_FALSE(parse_payload(b.data(), b.size()).ok()) << id;
+  }
+  auto b = blob;
+  std::memcpy(&b[32 + 4], "XN00", 4); // the runtime schema's: accepted
+  EXPECT_TRUE(parse_payload(b.data(), b.size()).ok());
+}
+
+// Every single-bit flip of a real payload either parses or fails cleanly.
+TEST_F(HostileTest, BitFlipsNeverCrash) {
+  const auto blob = xnnpack_test::read_fixture("linear_relu_add.bin");
+  for (size_t i = 0; i < blob.size(); ++i) {
+    for (int bit = 0; bit < 8; bit += 3) {
+      auto b = blob;
+      b[i] ^= static_cast<uint8_t>(1u << bit);
+      (void)parse_payload(b.data(), b.size());
+    }
+  }
+}
+
+// A graph built here: one fp32 value (id 0) of dims {2, 3} and the given
+// node, constant table and input list; bare (no header) unless `region`.
+struct Graph {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::XNode>> nodes;
+  std::vector<flatbuffers::Offset<fb::ConstantDataOffset>> constants;
+  std::vector<flatbuffers::Offset<fb::Buffer>> buffers; // inline (oldest)
+  uint32_t constant_idx = 0;
+  std::vector<uint32_t> inputs{0};
+  std::vector<uint32_t> dims{2, 3};
+
+  void add_1x1(uint32_t in, uint32_t out) {
+    auto t = fb::Create_XNNNode1x1(fbb, in, out, 0);
+    nodes.push_back(fb::CreateXNode(fbb, fb::XNodeUnion::XNNSigmoid, t.Union()));
+  }
+  void add_constant(uint64_t offset, uint64_t size, const char* key = nullptr) {
+    constants.push_back(fb::CreateConstantDataOffsetDirect(fbb, offset, size, key));
+  }
+  std::vector<uint8_t> finish(const char* identifier = "XN01") {
+    auto tensor = fb::CreateXNNTensorValueDirect(fbb, fb::XNNDatatype::xnn_datatype_fp32,
+                                                 static_cast<uint32_t>(dims.size()), &dims,
+                                                 constant_idx, 0, 0, 0);
+    std::vector<flatbuffers::Offset<fb::XValue>> values{
+        fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, tensor.Union())};
+    std::vector<uint32_t> outputs;
+    auto g = fb::CreateXNNGraphDirect(fbb, "1", &nodes, &values, 1, &inputs, &outputs,
+                                      buffers.empty() ? nullptr : &buffers, nullptr, &constants);
+    fbb.Finish(g, identifier);
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+  }
+};
+
+TEST_F(HostileTest, BuiltGraphParses) {
+  Graph g;
+  g.add_1x1(0, 0);
+  const auto b = g.finish();
+  auto p = parse_payload(b.data(), b.size());
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->has_header);
+  ASSERT_EQ(p->nodes.size(), 1u);
+  EXPECT_STREQ(p->nodes[0].type_name, "XNNSigmoid");
+}
+
+TEST_F(HostileTest, BuiltGraphWrongIdentifier) {
+  Graph g;
+  g.add_1x1(0, 0);
+  const auto b = g.finish("ABCD");
+  EXPECT_FALSE(parse_payload(b.data(), b.size()).ok());
+}
+
+TEST_F(HostileTest, NodeNamesMissingValue) {
+  for (uint32_t id : {1u, 7u, 0xfffffffeu, 0xffffffffu}) {
+    Graph g;
+    g.add_1x1(0, id);
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << id;
+  }
+}
+
+TEST_F(HostileTest, InputListNamesMissingValue) {
+  Graph g;
+  g.inputs = {3};
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+TEST_F(HostileTest, ConstantIndexOutOfRange) {
+  Graph g;
+  g.add_constant(0, 0);
+  g.constant_idx = 1; // only index 0 exists
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+TEST_F(HostileTest, ConstantOutsideRegion) {
+  Graph g; // bare: the constant region is empty
+  g.add_constant(0, 0);
+  g.add_constant(0, 24);
+  g.constant_idx = 1;
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+TEST_F(HostileTest, NamedConstantSizeMustMatchDims) {
+  for (uint64_t size : {0ull, 23ull, 25ull, 0xffffffffffffffffull}) {
+    Graph g;
+    g.add_constant(0, 0);
+    g.add_constant(UINT64_MAX, size, "k");
+    g.constant_idx = 1;
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << size;
+  }
+  Graph g;
+  g.add_constant(0, 0);
+  g.add_constant(UINT64_MAX, 24, "k"); // 2 x 3 fp32
+  g.constant_idx = 1;
+  const auto b = g.finish();
+  EXPECT_TRUE(parse_payload(b.data(), b.size()).ok());
+}
+
+TEST_F(HostileTest, NamedConstantWithoutKey) {
+  Graph g;
+  g.add_constant(0, 0);
+  g.add_constant(UINT64_MAX, 24);
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+// The oldest payloads: no header, XN00, constants inline in the graph.
+TEST_F(HostileTest, InlineConstantBuffers) {
+  for (size_t bytes : {24u, 20u}) {
+    Graph g;
+    std::vector<uint8_t> storage(bytes, 0x5a);
+    g.buffers = {fb::CreateBuffer(g.fbb), fb::CreateBufferDirect(g.fbb, &storage)};
+    g.constant_idx = 1;
+    const auto b = g.finish("XN00");
+    auto p = parse_payload(b.data(), b.size());
+    if (bytes != 24) {
+      EXPECT_EQ(p.error(), Error::InvalidProgram);
+      continue;
+    }
+    ASSERT_TRUE(p.ok());
+    EXPECT_EQ(p->identifier, "XN00");
+    ASSERT_EQ(p->constants.size(), 2u);
+    EXPECT_EQ(p->constants[1].source, xnnpack_payload::ConstantSource::kInline);
+    ASSERT_EQ(p->constants[1].size, 24u);
+    EXPECT_EQ(p->constants[1].data[23], 0x5a);
+  }
+}
+
+TEST_F(HostileTest, DimsOverflowAndTooMany) {
+  Graph big;
+  big.dims = {0xffffffffu, 0xffffffffu, 0xffffffffu};
+  big.add_constant(0, 0);
+  big.add_constant(UINT64_MAX, 4, "k");
+  big.constant_idx = 1;
+  auto b = big.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+  Graph many;
+  many.dims = {1, 1, 1, 1, 1, 1, 1};
+  b = many.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+TEST_F(HostileTest, UnknownNodeType) {
+  Graph g;
+  auto t = fb::Create_XNNNode1x1(g.fbb, 0, 0, 0);
+  g.nodes.push_back(fb::CreateXNode(g.fbb, static_cast<fb::XNodeUnion>(200), t.Union()));
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::NotSupported);
+}
+
+TEST_F(HostileTest, NodeTypeWithoutTable) {
+  Graph g;
+  g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNAdd, 0));
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+// The FlatBuffer of a header payload misaligned inside the caller's buffer
+// is still read (from an aligned copy).
+TEST_F(HostileTest, MisalignedBlob) {
+  const auto blob = xnnpack_test::read_fixture("conv.bin");
+  std::vector<uint8_t> shifted(blob.size() + 1);
+  std::memcpy(shifted.data() + 1, blob.data(), blob.size());
+  EXPECT_TRUE(parse_payload(shifted.data() + 1, blob.size()).ok());
+}
+
+} // namespace

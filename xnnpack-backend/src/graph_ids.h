@@ -1,0 +1,13 @@
+// Cross-checks of the ids a graph uses: every id a node, the input list or
+// the output list names is the id of one (and only one) value.
+#pragma once
+
+#include <executorch/runtime/core/error.h>
+
+#include "payload.h"
+
+namespace xnnpack_payload {
+
+executorch::runtime::Error check_ids(const Payload& payload);
+
+} // namespace xnnpack_payload
