@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "op_tables.h"
+#include "resample.h"
 #include "view_util.h"
 
 namespace executorch {
@@ -90,53 +91,6 @@ T input_step(bool has_scale, double scale, int64_t in, int64_t out) {
                                 : static_cast<T>(in) / static_cast<T>(out);
 }
 
-int64_t nearest_source(int64_t o, int64_t in, int64_t out, float step) {
-  if (in == out) return o;
-  if (out == 2 * in) return o >> 1;
-  const int64_t i = static_cast<int64_t>(std::floor(static_cast<float>(o) * step));
-  return i < in - 1 ? i : in - 1;
-}
-
-// upsample_nearest2d.vec_out(input, output_size?, scale_factors?, *, out) -> out
-void upsample_nearest2d_vec_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::upsample_nearest2d.vec_out";
-  Tensor *in, *out;
-  Resample r;
-  IntList size;
-  bool has_size = false;
-  if (!same_dtype_io(ctx, args, 5, 3, name, &in, &out) ||
-      !read_resample_args(ctx, args, 1, 2, name, &has_size, &size, &r) ||
-      !plan_resample(ctx, *in, *out, has_size, size, name, &r)) {
-    return;
-  }
-  const float sh = input_step<float>(r.has_scales, r.scale_h, r.in_h, r.out_h);
-  const float sw = input_step<float>(r.has_scales, r.scale_w, r.in_w, r.out_w);
-  const ScalarType t = in->scalar_type();
-  // The source column of each output column, worked out once.
-  std::vector<int64_t> src_x(static_cast<size_t>(r.out_w));
-  for (int64_t x = 0; x < r.out_w; ++x)
-    src_x[x] = nearest_source(x, r.in_w, r.out_w, sw) * r.istr[3];
-  for (int64_t n = 0; n < in->size(0); ++n) {
-    for (int64_t c = 0; c < in->size(1); ++c) {
-      const int64_t ib = n * r.istr[0] + c * r.istr[1], ob = n * r.ostr[0] + c * r.ostr[1];
-      for (int64_t y = 0; y < r.out_h; ++y) {
-        const int64_t row = ib + nearest_source(y, r.in_h, r.out_h, sh) * r.istr[2];
-        for (int64_t x = 0; x < r.out_w; ++x) {
-          move_elem(t, in->const_data_ptr(), static_cast<size_t>(row + src_x[x]), t,
-                    out->mutable_data_ptr(),
-                    static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]));
-        }
-      }
-    }
-  }
-}
-
-// One axis of bilinear interpolation: the two taps and their weights.
-struct Taps {
-  int64_t i0 = 0, i1 = 0;
-  double w0 = 1, w1 = 0;
-};
-
 // ATen's area_pixel_compute_scale.
 double area_scale(int64_t in, int64_t out, bool align_corners, bool has_scale, double scale) {
   if (align_corners) {
@@ -145,64 +99,30 @@ double area_scale(int64_t in, int64_t out, bool align_corners, bool has_scale, d
   return input_step<double>(has_scale, scale, in, out);
 }
 
-Taps bilinear_taps(int64_t o, int64_t in, int64_t out, double step, bool align_corners) {
-  Taps t;
-  if (in == out) { // ATen copies then, whatever the scale factor says
-    t.i0 = t.i1 = o;
-    return t;
+void copy_plan(const Tensor* in, Tensor* out, const Resample& r, ResampleCall* call) {
+  call->in = in;
+  call->out = out;
+  call->in_h = r.in_h;
+  call->in_w = r.in_w;
+  call->out_h = r.out_h;
+  call->out_w = r.out_w;
+  for (int i = 0; i < 4; ++i) {
+    call->istr[i] = r.istr[i];
+    call->ostr[i] = r.ostr[i];
   }
-  double src =
-      align_corners ? step * static_cast<double>(o) : step * (static_cast<double>(o) + 0.5) - 0.5;
-  if (src < 0) src = 0;
-  t.i0 = static_cast<int64_t>(src);
-  if (t.i0 > in - 1) t.i0 = in - 1;
-  t.i1 = t.i0 < in - 1 ? t.i0 + 1 : t.i0;
-  t.w1 = src - static_cast<double>(t.i0);
-  if (t.w1 > 1) t.w1 = 1;
-  t.w0 = 1.0 - t.w1;
-  return t;
+}
+
+// upsample_nearest2d.vec_out(input, output_size?, scale_factors?, *, out) -> out
+void upsample_nearest2d_vec_out(KernelRuntimeContext& ctx, Args args) {
+  ResampleCall c;
+  if (prepare_upsample_nearest2d(ctx, args, &c)) upsample_nearest2d_compute(c);
 }
 
 // upsample_bilinear2d.vec_out(input, output_size?, align_corners,
 //                             scale_factors?, *, out) -> out
 void upsample_bilinear2d_vec_out(KernelRuntimeContext& ctx, Args args) {
-  const char* name = "aten::upsample_bilinear2d.vec_out";
-  Tensor *in, *out;
-  bool align = false;
-  Resample r;
-  IntList size;
-  bool has_size = false;
-  if (!same_dtype_io(ctx, args, 6, 4, name, &in, &out) || !get_bool(ctx, args, 2, name, &align) ||
-      !require_floating(ctx, *in, name) ||
-      !read_resample_args(ctx, args, 1, 3, name, &has_size, &size, &r) ||
-      !plan_resample(ctx, *in, *out, has_size, size, name, &r)) {
-    return;
-  }
-  const double sh = area_scale(r.in_h, r.out_h, align, r.has_scales, r.scale_h);
-  const double sw = area_scale(r.in_w, r.out_w, align, r.has_scales, r.scale_w);
-  const ScalarType t = in->scalar_type();
-  const void* ip = in->const_data_ptr();
-  // Each output column's taps, worked out once.
-  std::vector<Taps> col_taps(static_cast<size_t>(r.out_w));
-  for (int64_t x = 0; x < r.out_w; ++x) col_taps[x] = bilinear_taps(x, r.in_w, r.out_w, sw, align);
-  for (int64_t n = 0; n < in->size(0); ++n) {
-    for (int64_t c = 0; c < in->size(1); ++c) {
-      const int64_t ib = n * r.istr[0] + c * r.istr[1], ob = n * r.ostr[0] + c * r.ostr[1];
-      for (int64_t y = 0; y < r.out_h; ++y) {
-        const Taps ty = bilinear_taps(y, r.in_h, r.out_h, sh, align);
-        const int64_t r0 = ib + ty.i0 * r.istr[2], r1 = ib + ty.i1 * r.istr[2];
-        for (int64_t x = 0; x < r.out_w; ++x) {
-          const Taps& tx = col_taps[x];
-          const int64_t c0 = tx.i0 * r.istr[3], c1 = tx.i1 * r.istr[3];
-          auto at = [&](int64_t off) { return load_d(t, ip, static_cast<size_t>(off)); };
-          const double v = ty.w0 * (tx.w0 * at(r0 + c0) + tx.w1 * at(r0 + c1)) +
-                           ty.w1 * (tx.w0 * at(r1 + c0) + tx.w1 * at(r1 + c1));
-          store_d(t, out->mutable_data_ptr(),
-                  static_cast<size_t>(ob + y * r.ostr[2] + x * r.ostr[3]), v);
-        }
-      }
-    }
-  }
+  ResampleCall c;
+  if (prepare_upsample_bilinear2d(ctx, args, &c)) upsample_bilinear2d_compute(c);
 }
 
 // The antialiasing (triangle) filter's taps of one output position along
@@ -286,6 +206,116 @@ const Kernel kUpsampleKernels[] = {
 };
 
 } // namespace
+
+int64_t nearest_source(int64_t o, int64_t in, int64_t out, float step) {
+  if (in == out) return o;
+  if (out == 2 * in) return o >> 1;
+  const int64_t i = static_cast<int64_t>(std::floor(static_cast<float>(o) * step));
+  return i < in - 1 ? i : in - 1;
+}
+
+Taps bilinear_taps(int64_t o, int64_t in, int64_t out, double step, bool align_corners) {
+  Taps t;
+  if (in == out) { // ATen copies then, whatever the scale factor says
+    t.i0 = t.i1 = o;
+    return t;
+  }
+  double src =
+      align_corners ? step * static_cast<double>(o) : step * (static_cast<double>(o) + 0.5) - 0.5;
+  if (src < 0) src = 0;
+  t.i0 = static_cast<int64_t>(src);
+  if (t.i0 > in - 1) t.i0 = in - 1;
+  t.i1 = t.i0 < in - 1 ? t.i0 + 1 : t.i0;
+  t.w1 = src - static_cast<double>(t.i0);
+  if (t.w1 > 1) t.w1 = 1;
+  t.w0 = 1.0 - t.w1;
+  return t;
+}
+
+void upsample_nearest2d_compute(const ResampleCall& c) {
+  const ScalarType t = c.in->scalar_type();
+  // The source column of each output column, worked out once.
+  std::vector<int64_t> src_x(static_cast<size_t>(c.out_w));
+  for (int64_t x = 0; x < c.out_w; ++x)
+    src_x[x] = nearest_source(x, c.in_w, c.out_w, c.near_w) * c.istr[3];
+  for (int64_t n = 0; n < c.in->size(0); ++n) {
+    for (int64_t ch = 0; ch < c.in->size(1); ++ch) {
+      const int64_t ib = n * c.istr[0] + ch * c.istr[1], ob = n * c.ostr[0] + ch * c.ostr[1];
+      for (int64_t y = 0; y < c.out_h; ++y) {
+        const int64_t row = ib + nearest_source(y, c.in_h, c.out_h, c.near_h) * c.istr[2];
+        for (int64_t x = 0; x < c.out_w; ++x) {
+          move_elem(t, c.in->const_data_ptr(), static_cast<size_t>(row + src_x[x]), t,
+                    c.out->mutable_data_ptr(),
+                    static_cast<size_t>(ob + y * c.ostr[2] + x * c.ostr[3]));
+        }
+      }
+    }
+  }
+}
+
+void upsample_bilinear2d_compute(const ResampleCall& c) {
+  const ScalarType t = c.in->scalar_type();
+  const void* ip = c.in->const_data_ptr();
+  // Each output column's taps, worked out once.
+  std::vector<Taps> col_taps(static_cast<size_t>(c.out_w));
+  for (int64_t x = 0; x < c.out_w; ++x)
+    col_taps[x] = bilinear_taps(x, c.in_w, c.out_w, c.step_w, c.align_corners);
+  for (int64_t n = 0; n < c.in->size(0); ++n) {
+    for (int64_t ch = 0; ch < c.in->size(1); ++ch) {
+      const int64_t ib = n * c.istr[0] + ch * c.istr[1], ob = n * c.ostr[0] + ch * c.ostr[1];
+      for (int64_t y = 0; y < c.out_h; ++y) {
+        const Taps ty = bilinear_taps(y, c.in_h, c.out_h, c.step_h, c.align_corners);
+        const int64_t r0 = ib + ty.i0 * c.istr[2], r1 = ib + ty.i1 * c.istr[2];
+        for (int64_t x = 0; x < c.out_w; ++x) {
+          const Taps& tx = col_taps[x];
+          const int64_t c0 = tx.i0 * c.istr[3], c1 = tx.i1 * c.istr[3];
+          auto at = [&](int64_t off) { return load_d(t, ip, static_cast<size_t>(off)); };
+          const double v = ty.w0 * (tx.w0 * at(r0 + c0) + tx.w1 * at(r0 + c1)) +
+                           ty.w1 * (tx.w0 * at(r1 + c0) + tx.w1 * at(r1 + c1));
+          store_d(t, c.out->mutable_data_ptr(),
+                  static_cast<size_t>(ob + y * c.ostr[2] + x * c.ostr[3]), v);
+        }
+      }
+    }
+  }
+}
+
+bool prepare_upsample_nearest2d(KernelRuntimeContext& ctx, Args args, ResampleCall* call) {
+  const char* name = "aten::upsample_nearest2d.vec_out";
+  Tensor *in, *out;
+  Resample r;
+  IntList size;
+  bool has_size = false;
+  if (!same_dtype_io(ctx, args, 5, 3, name, &in, &out) ||
+      !read_resample_args(ctx, args, 1, 2, name, &has_size, &size, &r) ||
+      !plan_resample(ctx, *in, *out, has_size, size, name, &r)) {
+    return false;
+  }
+  copy_plan(in, out, r, call);
+  call->near_h = input_step<float>(r.has_scales, r.scale_h, r.in_h, r.out_h);
+  call->near_w = input_step<float>(r.has_scales, r.scale_w, r.in_w, r.out_w);
+  return true;
+}
+
+bool prepare_upsample_bilinear2d(KernelRuntimeContext& ctx, Args args, ResampleCall* call) {
+  const char* name = "aten::upsample_bilinear2d.vec_out";
+  Tensor *in, *out;
+  bool align = false;
+  Resample r;
+  IntList size;
+  bool has_size = false;
+  if (!same_dtype_io(ctx, args, 6, 4, name, &in, &out) || !get_bool(ctx, args, 2, name, &align) ||
+      !require_floating(ctx, *in, name) ||
+      !read_resample_args(ctx, args, 1, 3, name, &has_size, &size, &r) ||
+      !plan_resample(ctx, *in, *out, has_size, size, name, &r)) {
+    return false;
+  }
+  copy_plan(in, out, r, call);
+  call->align_corners = align;
+  call->step_h = area_scale(r.in_h, r.out_h, align, r.has_scales, r.scale_h);
+  call->step_w = area_scale(r.in_w, r.out_w, align, r.has_scales, r.scale_w);
+  return true;
+}
 
 Span<const Kernel> upsample_kernels() {
   return Span<const Kernel>(kUpsampleKernels, sizeof(kUpsampleKernels) / sizeof(Kernel));

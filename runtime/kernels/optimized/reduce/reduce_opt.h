@@ -16,6 +16,10 @@ RK_DECLARE(sum_intlist_out)
 // group_norm_opt.cpp
 RK_DECLARE(native_group_norm_out)
 
+// resample_opt.cpp
+RK_DECLARE(upsample_nearest2d_out)
+RK_DECLARE(upsample_bilinear2d_out)
+
 #undef RK_DECLARE
 
 } // namespace optimized
