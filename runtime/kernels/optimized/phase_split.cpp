@@ -59,10 +59,10 @@ ET_SIMD_CLONES void fill_unit_stride(const float* in, int64_t H, int64_t W, int6
 
 // The same for column stride 2: each row into its two column phases,
 // `block` floats apart; lo and hi are the phases' input entries.
-ET_SIMD_CLONES void fill_two_phases(const float* in, int64_t H, int64_t W, int64_t ih0,
-                                    int64_t ih_step, int64_t rows, int64_t ws, int64_t pw,
-                                    const int64_t* lo, const int64_t* hi, int64_t block, float pad,
-                                    float* split, bool pads_kept) {
+ET_SIMD_CLONES_SHORT void fill_two_phases(const float* in, int64_t H, int64_t W, int64_t ih0,
+                                          int64_t ih_step, int64_t rows, int64_t ws, int64_t pw,
+                                          const int64_t* lo, const int64_t* hi, int64_t block,
+                                          float pad, float* split, bool pads_kept) {
   for (int64_t i = 0; i < rows; ++i, split += ws) {
     const int64_t ih = ih0 + i * ih_step;
     for (int64_t b = 0; b < 2; ++b) {

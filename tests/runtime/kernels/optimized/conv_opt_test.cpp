@@ -191,6 +191,32 @@ TEST_P(ConvOpt, MaxPoolValuesMatchPortable) {
   }
 }
 
+// Windows of zeros of both signs: the first of equal maxima wins, so the
+// sign of each output zero tells whether the taps were visited in order.
+TEST_P(ConvOpt, MaxPoolSignedZeroTies) {
+  uint32_t seed = 700;
+  for (const Pool& pl : kPools) {
+    auto build = [&](Case& c, std::mt19937& rng) {
+      build_pool(pl, c, rng);
+      float* v = c.owned[0]->data<float>();
+      const int64_t n = c.owned[0]->impl->numel();
+      for (int64_t i = 0; i < n; ++i) v[i] = (i * 7 / 3) % 2 == 0 ? -0.0f : 0.0f;
+    };
+    Case portable, optimized;
+    std::mt19937 rng_a(seed), rng_b(seed);
+    build(portable, rng_a);
+    build(optimized, rng_b);
+    ASSERT_EQ(oracle::call_set("aten::max_pool2d_with_indices.out",
+                               ::executorch::runtime::BuiltinKernelSet::Portable, portable),
+              oracle::Error::Ok);
+    ASSERT_EQ(oracle::call_set(::executorch::runtime::internal::kMaxPool2dValuesOp,
+                               ::executorch::runtime::BuiltinKernelSet::Optimized, optimized),
+              oracle::Error::Ok);
+    oracle::compare_outs("max_pool2d_values zeros", seed, portable, optimized, 0.0, 1);
+    expect_same("aten::max_pool2d_with_indices.out", build, seed++, 0.0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, ConvOpt, ::testing::Values(1u, 3u));
 
 } // namespace
