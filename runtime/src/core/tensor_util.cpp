@@ -112,6 +112,9 @@ Error share_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
 }
 
 Error copy_tensor_data(const Tensor& t_dst, const Tensor& t_src) {
+  // A host memcpy cannot reach an accelerator's memory (as upstream).
+  ET_CHECK_OR_RETURN_ERROR(t_dst.device().is_cpu() && t_src.device().is_cpu(), NotSupported,
+                           "copy_tensor_data copies between CPU tensors only");
   ET_CHECK_OR_RETURN_ERROR(
       t_dst.const_data_ptr() != nullptr || (t_dst.nbytes() == 0 && t_src.nbytes() == 0),
       InvalidArgument, "Destination tensor has no data to copy into");

@@ -41,9 +41,9 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
     // Planned input: copy into the planned buffer.
     ET_CHECK_OR_RETURN_ERROR(src.nbytes() == dst.nbytes(), InvalidArgument,
                              "Input %zu: %zu bytes, expected %zu", idx, src.nbytes(), dst.nbytes());
-    if (src.const_data_ptr() != dst.const_data_ptr() && src.nbytes() > 0) {
-      ET_CHECK_OR_RETURN_ERROR(src.const_data_ptr() != nullptr, InvalidArgument,
-                               "Input %zu has no data", idx);
+    // As upstream: a tensor without data leaves the planned buffer as it is.
+    if (src.const_data_ptr() != dst.const_data_ptr() && src.nbytes() > 0 &&
+        src.const_data_ptr() != nullptr) {
       const auto ddev = dst.device();
       const auto sdev = src.device();
       if (ddev.is_cpu() && sdev.is_cpu()) {
@@ -85,6 +85,9 @@ Error set_tensor_input(MethodState* ms, int32_t vi, const Tensor& src, size_t id
   return Error::Ok;
 }
 
+Error set_input_value(MethodState* ms, int32_t vi, const EValue& input, const EValue& target,
+                      size_t input_idx);
+
 // What the reference-returning accessors hand out when the Method was moved
 // from: a None value, never a dereference of the missing state.
 EValue& moved_from_value() {
@@ -116,9 +119,19 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
   ET_CHECK_OR_RETURN_ERROR(input.tag == target.tag, InvalidArgument,
                            "Input %zu: tag %u, expected %u", input_idx, unsigned(input.tag),
                            unsigned(target.tag));
+  const Error err = set_input_value(state_, vi, input, target, input_idx);
+  if (err == Error::Ok) {
+    state_->input_set[input_idx] = true;
+  }
+  return err;
+}
+
+namespace {
+Error set_input_value(MethodState* ms, int32_t vi, const EValue& input, const EValue& target,
+                      size_t input_idx) {
   switch (target.tag) {
     case Tag::Tensor:
-      return set_tensor_input(state_, vi, input.toTensor(), input_idx);
+      return set_tensor_input(ms, vi, input.toTensor(), input_idx);
     // Scalars are baked into the program: they must equal the traced value.
     case Tag::Int:
       ET_CHECK_OR_RETURN_ERROR(input.toInt() == target.toInt(), InvalidArgument,
@@ -141,6 +154,7 @@ Error Method::set_input(const EValue& input, size_t input_idx) {
       return Error::NotSupported;
   }
 }
+} // namespace
 
 Error Method::set_inputs(const ::executorch::aten::ArrayRef<EValue>& inputs) {
   ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
@@ -175,6 +189,10 @@ Error Method::execute() {
   ET_CHECK_OR_RETURN_ERROR(state_ != nullptr, InvalidState, "Method used after being moved from");
   ET_CHECK_OR_RETURN_ERROR(!in_progress(), InvalidState,
                            "Method execution is in progress (step()); finish it first");
+  for (size_t i = 0; i < state_->n_inputs; ++i) {
+    ET_CHECK_OR_RETURN_ERROR(state_->input_set[i], InvalidArgument, "Input %zu has not been set",
+                             i);
+  }
   return internal::execute_method(state_);
 }
 
@@ -220,6 +238,8 @@ Error Method::get_inputs(EValue* input_evalues, size_t length) {
                            "Room for %zu inputs, need %zu", length, inputs_size());
   for (size_t i = 0; i < inputs_size(); ++i) {
     input_evalues[i] = state_->values[state_->plan->inputs()->Get(uint32_t(i))];
+    // As upstream: the caller is taken to fill what it was handed.
+    state_->input_set[i] = true;
   }
   return Error::Ok;
 }
@@ -228,7 +248,7 @@ const EValue& Method::get_output(size_t i) const {
   if (state_ == nullptr) {
     return moved_from_value();
   }
-  ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
+  ET_CHECK_MSG(i < outputs_size(), "Output index out of range: %zu >= %zu", i, outputs_size());
   return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
 }
 
@@ -236,7 +256,9 @@ const EValue& Method::get_input(size_t i) const {
   if (state_ == nullptr) {
     return moved_from_value();
   }
-  ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
+  ET_CHECK_MSG(i < inputs_size(), "Input index out of range: %zu >= %zu", i, inputs_size());
+  // As upstream: the caller is taken to fill what it was handed.
+  state_->input_set[i] = true;
   return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
 }
 
@@ -244,7 +266,9 @@ EValue& Method::mutable_input(size_t i) {
   if (state_ == nullptr) {
     return moved_from_value();
   }
-  ET_CHECK_MSG(i < inputs_size(), "Input index %zu out of range", i);
+  ET_CHECK_MSG(i < inputs_size(), "Input index out of range: %zu >= %zu", i, inputs_size());
+  // As upstream: the caller is taken to fill what it was handed.
+  state_->input_set[i] = true;
   return state_->values[state_->plan->inputs()->Get(uint32_t(i))];
 }
 
@@ -252,7 +276,7 @@ EValue& Method::mutable_output(size_t i) {
   if (state_ == nullptr) {
     return moved_from_value();
   }
-  ET_CHECK_MSG(i < outputs_size(), "Output index %zu out of range", i);
+  ET_CHECK_MSG(i < outputs_size(), "Output index out of range: %zu >= %zu", i, outputs_size());
   return state_->values[state_->plan->outputs()->Get(uint32_t(i))];
 }
 

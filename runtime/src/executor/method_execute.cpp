@@ -66,7 +66,7 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counter
   switch (in->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
       ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
-      KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
+      KernelRuntimeContext ctx(ms->tracer, ms->temp);
       slot.op(ctx, slot.args);
       if (ctx.failure_state() != Error::Ok) {
         ET_LOG(Error, "Kernel at instruction %zu of '%s' failed: error 0x%x", pc, method_name,
@@ -79,7 +79,7 @@ Error run_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counter
       ET_CHECK_OK_OR_RETURN_ERROR(charge_work(ms, slot.args, &counters->work, pc));
       const auto idx = in->instr_args_as_DelegateCall()->delegate_index();
       DelegateSlot& d = ms->delegates[idx];
-      BackendExecutionContext ctx(ms->tracer, ms->memory->temp_allocator(), method_name);
+      BackendExecutionContext ctx(ms->tracer, ms->temp, method_name);
       const Error e = d.backend->execute(ctx, d.handle, slot.args);
       if (e != Error::Ok) {
         ET_LOG(Error, "Delegate %d at instruction %zu of '%s' failed: error 0x%x", int(idx), pc,
@@ -131,13 +131,28 @@ Error count_instruction(const MethodState* ms, RunCounters* counters) {
   return Error::Ok;
 }
 
+void reset_temp_memory(MethodState* ms) {
+  if (ms->temp != nullptr) {
+    ms->temp->reset();
+  }
+}
+
+// One instruction; as upstream, kernel scratch memory lives for that
+// instruction alone: the temp allocator is reset after it, failed or not.
+Error run_one_instruction(MethodState* ms, size_t c, size_t pc, RunCounters* counters,
+                          size_t* next) {
+  const Error err = run_instruction(ms, c, pc, counters, next);
+  reset_temp_memory(ms);
+  return err;
+}
+
 Error run_chain(MethodState* ms, size_t c, RunCounters* counters) {
   const size_t n = chain_length(ms, c);
   size_t pc = 0;
   while (pc < n) {
     ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, counters));
     size_t next = pc;
-    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, c, pc, counters, &next));
+    ET_CHECK_OK_OR_RETURN_ERROR(run_one_instruction(ms, c, pc, counters, &next));
     pc = next;
   }
   return Error::Ok;
@@ -158,12 +173,10 @@ uint64_t call_work(Span<EValue*> args) {
 Error execute_method(MethodState* ms) {
   RunCounters counters;
   Error err = Error::Ok;
+  // As upstream: reset before the run, and after each instruction.
+  reset_temp_memory(ms);
   for (size_t c = 0; c < ms->n_chains && err == Error::Ok; ++c) {
     err = run_chain(ms, c, &counters);
-  }
-  // Scratch memory lives for one run only.
-  if (ms->memory->temp_allocator() != nullptr) {
-    ms->memory->temp_allocator()->reset();
   }
   return err;
 }
@@ -175,13 +188,9 @@ Error step_method(MethodState* ms) {
   }
   const size_t n = chain_length(ms, st.chain);
   if (st.pc < n) {
-    // Scratch memory lives for one instruction when stepping.
-    if (ms->memory->temp_allocator() != nullptr) {
-      ms->memory->temp_allocator()->reset();
-    }
     ET_CHECK_OK_OR_RETURN_ERROR(count_instruction(ms, &st.counters));
     size_t next = st.pc;
-    ET_CHECK_OK_OR_RETURN_ERROR(run_instruction(ms, st.chain, st.pc, &st.counters, &next));
+    ET_CHECK_OK_OR_RETURN_ERROR(run_one_instruction(ms, st.chain, st.pc, &st.counters, &next));
     st.pc = next;
   }
   if (st.pc >= n) {

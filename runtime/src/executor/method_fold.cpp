@@ -81,9 +81,9 @@ bool fold_call(MethodState* ms, InstructionSlot* slot, int32_t out) {
   if (own == nullptr) return false;
   void* planned = impl->mutable_data();
   impl->set_data(own);
-  KernelRuntimeContext ctx(ms->tracer, ms->memory->temp_allocator());
+  KernelRuntimeContext ctx(ms->tracer, ms->temp);
   slot->op(ctx, slot->args);
-  if (ms->memory->temp_allocator() != nullptr) ms->memory->temp_allocator()->reset();
+  if (ms->temp != nullptr) ms->temp->reset();
   if (ctx.failure_state() != Error::Ok) {
     impl->set_data(planned); // it fails again, and is reported, when run
     return false;

@@ -190,9 +190,8 @@ Result<::executorch::aten::Device> MethodMeta::memory_planned_buffer_device(size
 
 Result<int64_t> MethodMeta::non_const_buffer_size(size_t index) const {
   ET_CHECK_OR_RETURN_ERROR(s_plan_ != nullptr, InvalidState, "MethodMeta has no method");
-  ET_CHECK_OR_RETURN_ERROR(index < vsize(s_plan_->non_const_buffer_sizes()), InvalidArgument,
-                           "Non-const buffer %zu out of range", index);
-  return s_plan_->non_const_buffer_sizes()->Get(uint32_t(index));
+  // As upstream: the deprecated name of memory_planned_buffer_size().
+  return memory_planned_buffer_size(index);
 }
 
 bool MethodMeta::uses_backend(const char* backend_name) const {

@@ -15,6 +15,7 @@
 #include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 
+#include "executor/platform_temp_allocator.h"
 #include "program_generated.h"
 
 namespace executorch {
@@ -51,7 +52,11 @@ struct StepState {
 struct MethodState {
   MethodState(const ProgramState* p, const executorch_flatbuffer::ExecutionPlan* pl,
               MemoryManager* m, EventTracer* t)
-      : program(p), plan(pl), memory(m), tracer(t) {}
+      : program(p),
+        plan(pl),
+        memory(m),
+        tracer(t),
+        temp(m->temp_allocator() != nullptr ? m->temp_allocator() : &platform_temp) {}
   ~MethodState();
   MethodState(const MethodState&) = delete;
   MethodState& operator=(const MethodState&) = delete;
@@ -60,6 +65,10 @@ struct MethodState {
   const executorch_flatbuffer::ExecutionPlan* plan;
   MemoryManager* memory;
   EventTracer* tracer;
+  // Kernel scratch memory: the MemoryManager's temp allocator, or (without
+  // one) platform_temp, from et_pal_allocate (as upstream).
+  PlatformTempAllocator platform_temp;
+  MemoryAllocator* temp;
   // The caller's named data beside the program's own (nullptr: neither).
   const NamedDataMap* named_data = nullptr;
   std::optional<::executorch::extension::merged_data_map::MergedDataMap> merged_data;
@@ -71,6 +80,10 @@ struct MethodState {
   // first, so that it never writes into whatever was moved there.
   EValue* loaded_inputs = nullptr;
   size_t n_inputs = 0;
+  // Whether each input was given (set_input, set_inputs) or handed out for
+  // the caller to fill (get_input, mutable_input, get_inputs), as upstream
+  // tracks it: execute() refuses to run while one is not. Once set, stays set.
+  bool* input_set = nullptr;
   // Instructions of all chains back to back; chain c starts at chain_start[c].
   InstructionSlot* instructions = nullptr;
   size_t n_instructions = 0;

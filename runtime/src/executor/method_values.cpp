@@ -416,6 +416,12 @@ Error parse_values(MethodState* ms) {
   for (uint32_t i = 0; i < n_inputs; ++i) {
     new (&ms->loaded_inputs[i]) EValue(ms->values[inputs->Get(i)]);
   }
+  ms->input_set = alloc->allocateList<bool>(n_inputs == 0 ? 1 : n_inputs);
+  ET_ALLOC_OR_FAIL(ms->input_set, "the method's input flags");
+  for (size_t i = 0; i < n_inputs; ++i) {
+    // A None input has nothing to give (set_input takes only None there).
+    ms->input_set[i] = ms->loaded_inputs[i].isNone();
+  }
   ms->n_inputs = n_inputs;
   return Error::Ok;
 }

@@ -15,6 +15,7 @@ using ::executorch::ET_RUNTIME_NAMESPACE::Method;
 using ::executorch::ET_RUNTIME_NAMESPACE::MethodMeta;
 using ::executorch::ET_RUNTIME_NAMESPACE::TensorInfo;
 using ::executorch::runtime::Error;
+using ::executorch::runtime::EValue;
 using ::executorch::runtime::Result;
 using ::executorch::runtime::Span;
 using ::executorch::runtime::Tag;
@@ -69,6 +70,50 @@ Error fill_and_set_input(Method& method, size_t i, const TensorInfo& info, const
   return err;
 }
 
+// Reads a scalar of type T from a caller's buffer of exactly sizeof(T) bytes.
+template <typename T>
+Error set_scalar_from_buffer(Method& method, size_t i, const std::pair<char*, size_t>& buffer,
+                             const char* type_name) {
+  ET_CHECK_OR_RETURN_ERROR(buffer.first != nullptr && buffer.second == sizeof(T), InvalidArgument,
+                           "%s input %zu: buffer has %zu bytes, expected %zu", type_name, i,
+                           buffer.second, sizeof(T));
+  T value;
+  std::memcpy(&value, buffer.first, sizeof(T));
+  return method.set_input(EValue(value), i);
+}
+
+// A None or scalar input. With caller buffers, an Int, Double or Bool comes
+// from its buffer (as upstream: the buffer must be the scalar's exact size);
+// without, a scalar is set to the value the program was traced with (upstream
+// leaves it unset, so execute() would refuse to run).
+Error set_non_tensor_input(Method& method, size_t i, Tag tag,
+                           const std::vector<std::pair<char*, size_t>>& input_buffers) {
+  if (tag == Tag::None) {
+    return method.set_input(EValue(), i);
+  }
+  if (input_buffers.empty()) {
+    if (tag == Tag::Int || tag == Tag::Double || tag == Tag::Bool) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      const EValue traced = method.get_input(i);
+#pragma GCC diagnostic pop
+      return method.set_input(traced, i);
+    }
+    return Error::Ok;
+  }
+  switch (tag) {
+    case Tag::Int:
+      return set_scalar_from_buffer<int64_t>(method, i, input_buffers[i], "Int");
+    case Tag::Double:
+      return set_scalar_from_buffer<double>(method, i, input_buffers[i], "Double");
+    case Tag::Bool:
+      return set_scalar_from_buffer<bool>(method, i, input_buffers[i], "Bool");
+    default:
+      ET_LOG(Error, "Input %zu: tag %u cannot be read from a buffer", i, unsigned(tag));
+      return Error::InvalidArgument;
+  }
+}
+
 } // namespace
 
 Result<BufferCleanup> prepare_input_tensors(
@@ -100,7 +145,11 @@ Result<BufferCleanup> prepare_input_tensors(
       return fail(tag.error());
     }
     if (*tag != Tag::Tensor) {
-      continue; // scalars keep the value the program was traced with
+      const Error err = set_non_tensor_input(method, i, *tag, input_buffers);
+      if (err != Error::Ok) {
+        return fail(err);
+      }
+      continue;
     }
     auto info = meta.input_tensor_meta(i);
     if (!info.ok()) {

@@ -324,23 +324,18 @@ Error Module::load(const Program::Verification verification) {
 Error Module::load(const LoadBackendOptionsMap& backend_options,
                    const Program::Verification verification) {
   Impl& d = *impl_;
-  // The map exposes options only by backend id, so copy those of every
-  // registered backend (a backend must be registered to use them anyway).
+  // A deep copy of every entry, registered backend or not (as upstream's:
+  // backend_options() reads back what was given, and the caller's map may go).
   d.option_backend_ids.clear();
   d.option_values.clear();
   d.backend_options = LoadBackendOptionsMap();
-  const size_t n = ::executorch::ET_RUNTIME_NAMESPACE::get_num_registered_backends();
-  for (size_t i = 0; i < n; ++i) {
-    auto name = ::executorch::ET_RUNTIME_NAMESPACE::get_backend_name(i);
-    if (!name.ok()) {
+  for (size_t i = 0; i < backend_options.size(); ++i) {
+    const LoadBackendOptionsMap::EntryView entry = backend_options.entry_at(i);
+    if (entry.backend_id == nullptr) {
       continue;
     }
-    Span<const BackendOption> opts = backend_options.get_options(*name);
-    if (opts.size() == 0) {
-      continue;
-    }
-    d.option_backend_ids.emplace_back(*name);
-    d.option_values.emplace_back(opts.begin(), opts.end());
+    d.option_backend_ids.emplace_back(entry.backend_id);
+    d.option_values.emplace_back(entry.options.begin(), entry.options.end());
   }
   for (size_t i = 0; i < d.option_backend_ids.size(); ++i) {
     const Error err = d.backend_options.set_options(

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ios>
 #include <sstream>
+#include <string_view>
 
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 
@@ -12,10 +13,10 @@ namespace extension {
 namespace internal {
 
 namespace {
-constexpr long kDefaultEdgeItems = 6;
+// As upstream: three items from each end unless a stream says otherwise.
+constexpr long kDefaultEdgeItems = 3;
 
-// Per-stream slot; stored as edge_items + 1 so that 0 (a fresh slot) means
-// "not set".
+// Per-stream slot; 0 (a fresh slot) means "not set".
 int edge_items_index() {
   static const int index = std::ios_base::xalloc();
   return index;
@@ -23,12 +24,13 @@ int edge_items_index() {
 } // namespace
 
 void set_edge_items(std::ostream& os, long edge_items) {
-  os.iword(edge_items_index()) = edge_items + 1;
+  // Zero or negative restores the default.
+  os.iword(edge_items_index()) = edge_items > 0 ? edge_items : 0;
 }
 
 long get_edge_items(std::ostream& os) {
   const long v = os.iword(edge_items_index());
-  return v == 0 ? kDefaultEdgeItems : v - 1;
+  return v > 0 ? v : kDefaultEdgeItems;
 }
 
 } // namespace internal
@@ -40,7 +42,11 @@ namespace {
 
 void print_double(std::ostream& os, double d) {
   if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e16) {
-    // Keep a trailing '.' so floats read as floats, as Python prints them.
+    // Keep a trailing '.' so floats read as floats, as Python prints them;
+    // -0.0 keeps its sign.
+    if (d == 0 && std::signbit(d)) {
+      os << "-";
+    }
     os << static_cast<long long>(d) << ".";
   } else {
     os << d;
@@ -49,25 +55,68 @@ void print_double(std::ostream& os, double d) {
 
 void print_bool(std::ostream& os, bool b) { os << (b ? "True" : "False"); }
 
-// Prints "[a, b, ..., y, z]" showing at most edge items from each end.
-template <typename Fn>
-void print_sequence(std::ostream& os, size_t n, Fn&& print_one) {
-  const long edge = ::executorch::extension::internal::get_edge_items(os);
-  const size_t e = edge < 0 ? 0 : static_cast<size_t>(edge);
-  os << "[";
-  const bool elide = n > 2 * e;
-  for (size_t i = 0; i < n; ++i) {
-    if (elide && i == e) {
-      os << "..., ";
-      i = n - e - 1;
-      continue;
+// A string in double quotes, with '"' and '\' escaped.
+void print_string(std::ostream& os, std::string_view s) {
+  os << '"';
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      os << '\\';
     }
+    os << c;
+  }
+  os << '"';
+}
+
+// Prints "[a, b, c, ..., x, y, z]": at most edge items from each end, on one
+// line. (Upstream wraps more than ten shown items over several lines; ours
+// keeps one line, so that executorch-run prints one line per output.)
+template <typename Fn>
+void print_sequence_with_edge(std::ostream& os, size_t n, size_t edge, Fn&& print_one) {
+  const bool elide = n > 2 * edge;
+  const size_t front = elide ? edge : n;
+  const size_t back = elide ? edge : 0;
+  os << "[";
+  for (size_t i = 0; i < front; ++i) {
     print_one(i);
-    if (i + 1 < n) {
+    if (i + 1 < front || elide) {
       os << ", ";
     }
   }
+  if (elide) {
+    os << "...";
+    for (size_t i = n - back; i < n; ++i) {
+      os << ", ";
+      print_one(i);
+    }
+  }
   os << "]";
+}
+
+// A list of tensors: every entry (never elided); more than one go one to a
+// line, "  [i]: entry,".
+template <typename Fn>
+void print_entries(std::ostream& os, size_t n, Fn&& print_one) {
+  if (n <= 1) {
+    os << "[";
+    if (n == 1) {
+      print_one(0);
+    }
+    os << "]";
+    return;
+  }
+  os << "[\n";
+  for (size_t i = 0; i < n; ++i) {
+    os << "  [" << i << "]: ";
+    print_one(i);
+    os << ",\n";
+  }
+  os << "]";
+}
+
+template <typename Fn>
+void print_sequence(std::ostream& os, size_t n, Fn&& print_one) {
+  const long edge = ::executorch::extension::internal::get_edge_items(os);
+  print_sequence_with_edge(os, n, edge < 0 ? 0 : static_cast<size_t>(edge), print_one);
 }
 
 template <typename T>
@@ -83,7 +132,9 @@ void print_element(std::ostream& os, const T& v) {
 
 void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
   os << "tensor(sizes=";
-  print_sequence(os, t.sizes().size(), [&](size_t i) { os << t.sizes()[i]; });
+  // Sizes are never elided (but wrap as any sequence).
+  print_sequence_with_edge(os, t.sizes().size(), t.sizes().size(),
+                           [&](size_t i) { os << t.sizes()[i]; });
   os << ", ";
   const auto type = t.scalar_type();
   const void* data = t.const_data_ptr();
@@ -149,7 +200,7 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
       print_double(os, value.toDouble());
       break;
     case Tag::String: {
-      os << "\"" << value.toString() << "\"";
+      print_string(os, value.toString());
       break;
     }
     case Tag::Tensor:
@@ -186,7 +237,7 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
       }
       auto l = *list;
       os << "(len=" << l.size() << ")";
-      print_sequence(os, l.size(), [&](size_t i) { print_tensor(os, l[i]); });
+      print_entries(os, l.size(), [&](size_t i) { print_tensor(os, l[i]); });
       break;
     }
     case Tag::ListOptionalTensor: {
@@ -197,7 +248,7 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
       }
       auto l = *list;
       os << "(len=" << l.size() << ")";
-      print_sequence(os, l.size(), [&](size_t i) {
+      print_entries(os, l.size(), [&](size_t i) {
         if (l[i].has_value()) {
           print_tensor(os, *l[i]);
         } else {

@@ -79,6 +79,17 @@ Error make_kernel_key_string(Span<const TensorMeta> meta, char* buf, size_t buf_
   pos = 3;
   buf[pos] = '\0';
   for (size_t i = 0; i < meta.size(); ++i) {
+    // As upstream: a key holds a dtype and dim order entries of at most two
+    // decimal digits each; anything else has no key (InvalidArgument).
+    const int dtype = static_cast<int>(meta[i].dtype_);
+    if (dtype < 0 || dtype > 99) {
+      return Error::InvalidArgument;
+    }
+    for (size_t j = 0; j < meta[i].dim_order_.size(); ++j) {
+      if (meta[i].dim_order_[j] > 99) {
+        return Error::InvalidArgument;
+      }
+    }
     if (i > 0 && !put("|", 0)) return Error::InvalidArgument;
     if (!put("%u;", static_cast<unsigned>(meta[i].dtype_))) return Error::InvalidArgument;
     for (size_t j = 0; j < meta[i].dim_order_.size(); ++j) {
@@ -154,8 +165,27 @@ Result<OpFunction> get_op_function(const char* name, Span<const TensorMeta> meta
   return find(t.entries, t.count.load(), name, key_ptr);
 }
 
+namespace {
+// The public lookups, as upstream's: a kernel key that cannot be built (too
+// long, a dtype or dim order out of range) is an error, not a fallback.
+// (The method loader's get_op_function() keeps falling back to the
+// key-less kernel.)
+Error check_key(Span<const TensorMeta> meta_list) {
+  if (meta_list.empty()) {
+    return Error::Ok;
+  }
+  char key[KernelKey::kMaxKeyLength];
+  const Error err = internal::make_kernel_key_string(meta_list, key, sizeof(key));
+  if (err != Error::Ok) {
+    ET_LOG(Error, "No kernel key for %zu tensor arguments", meta_list.size());
+  }
+  return err;
+}
+} // namespace
+
 Result<OpFunction> get_op_function_from_registry(const char* name,
                                                  Span<const TensorMeta> meta_list) {
+  ET_CHECK_OK_OR_RETURN_ERROR(check_key(meta_list));
   return get_op_function(name, meta_list, {});
 }
 
@@ -164,6 +194,7 @@ Result<OpFunction> get_op_function_from_registry(const char* name, Span<const Te
   if (name == nullptr) {
     return Error::InvalidArgument;
   }
+  ET_CHECK_OK_OR_RETURN_ERROR(check_key(meta_list));
   char key[KernelKey::kMaxKeyLength];
   const char* key_ptr = nullptr;
   if (!meta_list.empty() &&

@@ -104,6 +104,9 @@ TEST(LoadBackendOptionsMapTest, RejectsBadIdsAndAFullMap) {
     ASSERT_EQ(map.set_options(id.c_str(), opts.view()), Error::Ok);
   }
   EXPECT_EQ(map.set_options("OneTooMany", opts.view()), Error::InvalidArgument);
+  // Upstream's capacity: eight backends, the ninth refused.
+  EXPECT_EQ(LoadBackendOptionsMap::kMaxBackends, 8u);
+  EXPECT_EQ(map.size(), 8u);
   // An existing entry can still be replaced.
   EXPECT_EQ(map.set_options("Backend0", opts.view()), Error::Ok);
 }

@@ -57,7 +57,13 @@ TEST(Conformance, AddPteMetaMatchesReadme) {
   EXPECT_EQ(info->nbytes(), 4u);
   EXPECT_EQ(meta->num_memory_planned_buffers(), 1u);
   EXPECT_EQ(meta->memory_planned_buffer_size(0).get(), 48);
-  EXPECT_EQ(meta->non_const_buffer_size(0).get(), 0);
+  // The deprecated names are plain aliases, as upstream's.
+  EXPECT_EQ(meta->non_const_buffer_size(0).get(), 48);
+  EXPECT_EQ(meta->non_const_buffer_size(1).error(), Error::InvalidArgument);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  EXPECT_EQ(meta->num_non_const_buffers(), 1u);
+#pragma GCC diagnostic pop
   EXPECT_EQ(meta->num_operators(), 1u);
   EXPECT_STREQ(meta->get_operator_name(0).get(), "aten::add");
   EXPECT_STREQ(meta->get_operator_overload(0).get(), "out");

@@ -266,3 +266,99 @@ TEST(MethodUnplanned, ViewResultIsGivenData) {
   ASSERT_EQ(method->execute(), Error::Ok);
   EXPECT_FLOAT_EQ(method->get_output(0).toTensor().const_data_ptr<float>()[3], 8.0f);
 }
+
+// As upstream: execute() refuses to run (InvalidArgument) until every input
+// was set, and runs once it is; a refused input does not count as set, and a
+// failed execute() leaves no run in progress.
+TEST_F(MethodStepTest, ExecuteRefusesUnsetInputs) {
+  EXPECT_EQ(method_->execute(), Error::InvalidArgument);
+  EXPECT_FALSE(method_->in_progress());
+  int32_t bad_sizes[2] = {3, 3};
+  float bad[9] = {};
+  TensorImpl bad_impl{ScalarType::Float, 2, bad_sizes, bad};
+  EXPECT_NE(method_->set_input(EValue(Tensor(&bad_impl)), 0), Error::Ok);
+  EXPECT_EQ(method_->execute(), Error::InvalidArgument);
+  set_input(1.0f);
+  ASSERT_EQ(method_->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(output(0), 5.0f);
+  // Once set, an input stays set for later runs.
+  ASSERT_EQ(method_->execute(), Error::Ok);
+}
+
+// As upstream: handing an input out for the caller to fill (mutable_input,
+// get_input, get_inputs) counts as setting it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEST_F(MethodStepTest, InputHandedOutCountsAsSet) {
+  Tensor t = method_->mutable_input(0).toTensor();
+  for (int i = 0; i < 4; ++i) t.mutable_data_ptr<float>()[i] = 2.0f;
+  ASSERT_EQ(method_->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(output(0), 8.0f);
+}
+
+// An out-of-range index aborts with upstream's "i >= n" wording.
+TEST_F(MethodStepTest, OutOfRangeInputIndexDies) {
+  EXPECT_DEATH((void)method_->get_input(1), "1 >= 1");
+  EXPECT_DEATH((void)method_->mutable_output(5), "5 >= 1");
+}
+#pragma GCC diagnostic pop
+
+namespace {
+// A temp allocator that counts its resets.
+class CountingTempAllocator : public executorch::runtime::MemoryAllocator {
+ public:
+  CountingTempAllocator(uint32_t size, uint8_t* base) : MemoryAllocator(size, base) {}
+  void reset() override {
+    ++resets;
+    MemoryAllocator::reset();
+  }
+  int resets = 0;
+};
+} // namespace
+
+// As upstream: kernel scratch memory lives for one instruction. execute()
+// resets the temp allocator before the run and after each instruction; step()
+// after its instruction.
+TEST(MethodTempMemory, ResetBeforeTheRunAndAfterEachInstruction) {
+  executorch::runtime::runtime_init();
+  const std::vector<uint8_t> bytes = read_file(conformance_path("linear_constant_buffer.pte"));
+  BufferDataLoader loader(bytes.data(), bytes.size());
+  auto program = Program::load(&loader);
+  ASSERT_EQ(program.error(), Error::Ok);
+  MethodMemory mem(*program->method_meta("forward"));
+  std::vector<uint8_t> temp_pool(1024);
+  CountingTempAllocator temp(uint32_t(temp_pool.size()), temp_pool.data());
+  executorch::runtime::MemoryManager manager(&mem.method_alloc, mem.planned.get(), &temp);
+  auto method =
+      program->load_method("forward", &manager, nullptr, nullptr, nullptr, test_kernel_span());
+  ASSERT_EQ(method.error(), Error::Ok);
+  float x[4] = {1, 1, 1, 1};
+  int32_t sizes[2] = {2, 2};
+  TensorImpl xi(ScalarType::Float, 2, sizes, x);
+  ASSERT_EQ(method->set_input(EValue(Tensor(&xi)), 0), Error::Ok);
+  const int before = temp.resets;
+  ASSERT_EQ(method->execute(), Error::Ok); // two instructions
+  EXPECT_EQ(temp.resets - before, 3);
+  ASSERT_EQ(method->step(), Error::Ok);
+  EXPECT_EQ(temp.resets - before, 4);
+  ASSERT_EQ(method->step(), Error::Ok);
+  EXPECT_EQ(temp.resets - before, 5);
+}
+
+// As upstream: a planned input given a tensor without data keeps what its
+// planned buffer holds (and counts as set).
+TEST_F(MethodStepTest, PlannedInputWithoutDataKeepsTheBuffer) {
+  int32_t sizes[2] = {2, 2};
+  TensorImpl no_data{ScalarType::Float, 2, sizes, nullptr};
+  EXPECT_EQ(method_->execute(), Error::InvalidArgument);
+  ASSERT_EQ(method_->set_input(EValue(Tensor(&no_data)), 0), Error::Ok);
+  // What the planned buffer holds now is what the run reads.
+  EValue in;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  ASSERT_EQ(method_->get_inputs(&in, 1), Error::Ok);
+#pragma GCC diagnostic pop
+  const float held = in.toTensor().const_data_ptr<float>()[0];
+  ASSERT_EQ(method_->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(output(0), 3.0f * held + 2.0f);
+}

@@ -198,6 +198,33 @@ TEST_F(ModuleTest, LoadKeepsADeepCopyOfBackendOptions) {
   EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f);
 }
 
+// As upstream: every entry is kept for backend_options(), whether or not a
+// backend of that name is registered; the caller's map may go away.
+TEST_F(ModuleTest, LoadKeepsOptionsOfUnregisteredBackends) {
+  Module m(add_);
+  EXPECT_EQ(m.backend_options().size(), 0u);
+  {
+    executorch::runtime::BackendOption opts[2];
+    std::strcpy(opts[0].key, "num_threads");
+    opts[0].value = 8;
+    std::strcpy(opts[1].key, "enable_profiling");
+    opts[1].value = true;
+    executorch::runtime::LoadBackendOptionsMap map;
+    ASSERT_EQ(map.set_options("NotRegisteredBackend", {opts, 2}), Error::Ok);
+    ASSERT_EQ(m.load(map), Error::Ok);
+  }
+  const auto& kept = m.backend_options();
+  ASSERT_EQ(kept.size(), 1u);
+  const auto entry = kept.entry_at(0);
+  EXPECT_STREQ(entry.backend_id, "NotRegisteredBackend");
+  ASSERT_EQ(entry.options.size(), 2u);
+  EXPECT_STREQ(entry.options[0].key, "num_threads");
+  EXPECT_EQ(std::get<int>(entry.options[0].value), 8);
+  EXPECT_STREQ(entry.options[1].key, "enable_profiling");
+  EXPECT_EQ(std::get<bool>(entry.options[1].value), true);
+  EXPECT_EQ(run_add(m, 3.5f, -1.25f), 2.25f);
+}
+
 TEST_F(ModuleTest, PresetInputsGetAndOutputs) {
   Module m(add_);
   float a = 3.5f, b = -1.25f;

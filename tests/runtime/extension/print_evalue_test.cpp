@@ -33,8 +33,62 @@ TEST(PrintEValueTest, TensorsAndEdgeItems) {
   std::ostringstream os;
   os << ext::evalue_edge_items(2) << EValue(big);
   EXPECT_EQ(os.str(), "tensor(sizes=[10], [0, 1, ..., 8, 9])");
-  // Default: 6 each side, so 10 elements print in full.
-  EXPECT_EQ(str(EValue(big)), "tensor(sizes=[10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])");
+  // As upstream: 3 each side by default; zero or negative restore it.
+  EXPECT_EQ(str(EValue(big)), "tensor(sizes=[10], [0, 1, 2, ..., 7, 8, 9])");
+  std::ostringstream reset;
+  reset << ext::evalue_edge_items(1) << ext::evalue_edge_items(0) << EValue(big);
+  EXPECT_EQ(reset.str(), "tensor(sizes=[10], [0, 1, 2, ..., 7, 8, 9])");
+  // Six items: nothing to elide.
+  auto six = ext::make_tensor_ptr(std::vector<int32_t>{0, 1, 2, 3, 4, 5});
+  EXPECT_EQ(str(EValue(six)), "tensor(sizes=[6], [0, 1, 2, 3, 4, 5])");
+  // Sizes are never elided.
+  auto deep = ext::make_tensor_ptr({1, 1, 1, 1, 1, 1, 1, 2}, std::vector<float>{1.f, 2.f});
+  std::ostringstream one;
+  one << ext::evalue_edge_items(1) << EValue(deep);
+  EXPECT_EQ(one.str(), "tensor(sizes=[1, 1, 1, 1, 1, 1, 1, 2], [1., 2.])");
+  // ... however many there are.
+  auto eleven =
+      ext::make_tensor_ptr({2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, std::vector<float>{1.f, 2.f});
+  EXPECT_EQ(str(EValue(eleven)), "tensor(sizes=[2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1., 2.])");
+}
+
+// Ours: long sequences stay on one line (upstream wraps more than ten shown
+// items), so executorch-run prints one line per output.
+TEST(PrintEValueTest, LongSequencesStayOnOneLine) {
+  std::vector<double> v(25);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = double(i);
+  EValue twelve(executorch::runtime::ArrayRef<double>(v.data(), 12));
+  std::ostringstream os;
+  os << ext::evalue_edge_items(100) << twelve;
+  EXPECT_EQ(os.str(), "(len=12)[0., 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11.]");
+  EValue all(executorch::runtime::ArrayRef<double>(v.data(), v.size()));
+  os.str("");
+  os << ext::evalue_edge_items(6) << all;
+  EXPECT_EQ(os.str(), "(len=25)[0., 1., 2., 3., 4., 5., ..., 19., 20., 21., 22., 23., 24.]");
+}
+
+TEST(PrintEValueTest, NegativeZeroAndEscapedStrings) {
+  EXPECT_EQ(str(EValue(-0.0)), "-0.");
+  EXPECT_EQ(str(EValue(0.0)), "0.");
+  const char s[] = "a\"b\\c";
+  EXPECT_EQ(str(EValue(s, 5)), "\"a\\\"b\\\\c\"");
+}
+
+// A list of more than one tensor prints one entry per line, never elided.
+TEST(PrintEValueTest, TensorListsOnePerLine) {
+  auto a = ext::make_tensor_ptr({1}, {1.f});
+  auto b = ext::make_tensor_ptr({1}, {2.f});
+  executorch::aten::Tensor storage[2] = {*a, *b};
+  EValue items[2] = {EValue(storage[0]), EValue(storage[1])};
+  EValue* ptrs[2] = {&items[0], &items[1]};
+  executorch::runtime::BoxedEvalueList<executorch::aten::Tensor> list(ptrs, storage, 2);
+  EXPECT_EQ(str(EValue(&list)),
+            "(len=2)[\n"
+            "  [0]: tensor(sizes=[1], [1.]),\n"
+            "  [1]: tensor(sizes=[1], [2.]),\n"
+            "]");
+  executorch::runtime::BoxedEvalueList<executorch::aten::Tensor> one(ptrs, storage, 1);
+  EXPECT_EQ(str(EValue(&one)), "(len=1)[tensor(sizes=[1], [1.])]");
 }
 
 TEST(PrintEValueTest, Lists) {

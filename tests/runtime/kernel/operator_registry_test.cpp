@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -94,6 +95,39 @@ TEST_F(OperatorRegistryTest, KeyStringFormat) {
   }
   ASSERT_EQ(internal::make_kernel_key_string({many, 16}, buf, sizeof(buf)), Error::Ok);
   EXPECT_LT(std::strlen(buf), internal::kKernelKeyBufSize);
+}
+
+// As upstream: a key has no room for a negative or three-digit dtype code or
+// dim order entry; those are InvalidArgument.
+TEST_F(OperatorRegistryTest, KeyStringRefusesOutOfRangeCodes) {
+  char buf[internal::kKernelKeyBufSize];
+  DimOrderType three_digits[] = {0, 100, 2};
+  TensorMeta wide_dim[] = {TensorMeta(ScalarType::Long, Span<DimOrderType>(three_digits, 3))};
+  EXPECT_EQ(internal::make_kernel_key_string({wide_dim, 1}, buf, sizeof(buf)),
+            Error::InvalidArgument);
+  DimOrderType dims[] = {0, 1};
+  TensorMeta negative[] = {TensorMeta(static_cast<ScalarType>(-1), Span<DimOrderType>(dims, 2))};
+  EXPECT_EQ(internal::make_kernel_key_string({negative, 1}, buf, sizeof(buf)),
+            Error::InvalidArgument);
+  TensorMeta ok[] = {TensorMeta(ScalarType::Long, Span<DimOrderType>(dims, 2))};
+  EXPECT_EQ(internal::make_kernel_key_string({ok, 1}, buf, sizeof(buf)), Error::Ok);
+}
+
+// As upstream: a lookup whose key cannot be built fails with that error, not
+// OperatorMissing (and not a fallback kernel).
+TEST_F(OperatorRegistryTest, LookupWithATooLongKeyFails) {
+  const Kernel fallback[] = {Kernel("apib::longkey.out", kernel_one)};
+  ASSERT_EQ(register_kernels({fallback, 1}), Error::Ok);
+  DimOrderType wide[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  std::vector<TensorMeta> many(100, TensorMeta(ScalarType::Float, Span<DimOrderType>(wide, 16)));
+  Span<const TensorMeta> metas(many.data(), many.size());
+  EXPECT_EQ(get_op_function_from_registry("apib::longkey.out", metas).error(),
+            Error::InvalidArgument);
+  EXPECT_EQ(get_op_function_from_registry("apib::longkey.out", metas, {fallback, 1}).error(),
+            Error::InvalidArgument);
+  EXPECT_EQ(get_op_function_from_registry("test::not-real", metas).error(), Error::InvalidArgument);
+  // Without tensor arguments the fallback is found.
+  EXPECT_EQ(call(get_op_function_from_registry("apib::longkey.out", {}).get()), 1);
 }
 
 TEST_F(OperatorRegistryTest, LookupByKeyWithFallback) {

@@ -153,6 +153,11 @@ ThreadPool* get_threadpool() {
 }
 
 pthreadpool_t get_pthreadpool() {
+  // As upstream: a thread under NoThreadPoolGuard gets no pool, so a library
+  // that drives pthreadpool itself runs its work inline.
+  if (NoThreadPoolGuard::is_enabled()) {
+    return nullptr;
+  }
   ThreadPool* pool = get_threadpool();
   std::lock_guard<std::mutex> lock(pool->mutex_);
   return pool->threadpool_.get();

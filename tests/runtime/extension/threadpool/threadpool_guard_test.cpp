@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+using executorch::extension::threadpool::get_pthreadpool;
 using executorch::extension::threadpool::get_threadpool;
 using executorch::extension::threadpool::NoThreadPoolGuard;
 
@@ -51,6 +52,21 @@ TEST_F(NoThreadPoolGuardTest, GuardIsPerThread) {
   bool other_sees = true;
   std::thread([&] { other_sees = NoThreadPoolGuard::is_enabled(); }).join();
   EXPECT_FALSE(other_sees);
+}
+
+// As upstream: under the guard a library that drives pthreadpool itself gets
+// no pool (nullptr: run inline); the pool comes back when the guard ends, and
+// other threads keep it meanwhile.
+TEST_F(NoThreadPoolGuardTest, GuardHidesPthreadpool) {
+  ASSERT_NE(get_pthreadpool(), nullptr);
+  {
+    NoThreadPoolGuard guard;
+    EXPECT_EQ(get_pthreadpool(), nullptr);
+    bool other_has_pool = false;
+    std::thread([&] { other_has_pool = get_pthreadpool() != nullptr; }).join();
+    EXPECT_TRUE(other_has_pool);
+  }
+  EXPECT_NE(get_pthreadpool(), nullptr);
 }
 
 TEST_F(NoThreadPoolGuardTest, UpstreamAlias) {

@@ -15,8 +15,8 @@ namespace ET_RUNTIME_NAMESPACE {
 
 class LoadBackendOptionsMap final {
  public:
-  // Room for this many backends (upstream: 8).
-  static constexpr size_t kMaxBackends = 16;
+  // Room for this many backends, as upstream's: a 9th is InvalidArgument.
+  static constexpr size_t kMaxBackends = 8;
   static constexpr size_t kMaxBackendIdLength = 64;
 
   // One entry, as entry_at() returns it: valid until the map changes.

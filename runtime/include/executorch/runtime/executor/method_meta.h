@@ -93,7 +93,9 @@ class EXECUTORCH_API MethodMeta final {
   Result<const char*> get_operator_name(size_t index) const;
   Result<const char*> get_operator_overload(size_t index) const;
 
-  ET_DEPRECATED size_t num_non_const_buffers() const { return num_memory_planned_buffers() + 1; }
+  // The deprecated names of num_memory_planned_buffers() and
+  // memory_planned_buffer_size(), as upstream's (same indexes, same sizes).
+  ET_DEPRECATED size_t num_non_const_buffers() const { return num_memory_planned_buffers(); }
   Result<int64_t> non_const_buffer_size(size_t index) const;
 
  private:

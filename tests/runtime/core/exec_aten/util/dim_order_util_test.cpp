@@ -97,6 +97,24 @@ TEST(DimOrderUtilTest, RejectsNegativeSizesAndOverflow) {
             (std::vector<StridesType>{2, 1}));
 }
 
+// As upstream: more dims than kTensorDimensionLimit are InvalidArgument,
+// strides untouched; exactly the limit is fine.
+TEST(DimOrderUtilTest, RejectsMoreDimsThanTheLimit) {
+  constexpr size_t kLimit = executorch::runtime::kTensorDimensionLimit;
+  std::vector<int32_t> sizes(kLimit + 1, 1);
+  std::vector<uint8_t> order(kLimit + 1);
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint8_t>(i);
+  std::vector<int32_t> strides(kLimit + 1, -7);
+  EXPECT_EQ(executorch::runtime::dim_order_to_stride(sizes.data(), order.data(), kLimit + 1,
+                                                     strides.data()),
+            Error::InvalidArgument);
+  EXPECT_EQ(strides[0], -7);
+  EXPECT_EQ(
+      executorch::runtime::dim_order_to_stride(sizes.data(), order.data(), kLimit, strides.data()),
+      Error::Ok);
+  EXPECT_EQ(strides[kLimit - 1], 1);
+}
+
 TEST(DimOrderUtilTest, NocheckMatchesChecked) {
   const SizesType sizes[4] = {2, 3, 4, 5};
   const DimOrderType order[4] = {3, 0, 2, 1};

@@ -414,6 +414,24 @@ TEST_F(TensorUtilTest, TensorDataHelpers) {
   EXPECT_EQ(et::internal::copy_tensor_data(empty_dst, empty_src), Error::Ok);
 }
 
+// As upstream: a host memcpy cannot reach an accelerator's memory, so a
+// tensor on another device than the CPU, either side, is NotSupported.
+TEST_F(TensorUtilTest, CopyTensorDataRefusesDeviceTensors) {
+  using executorch::aten::DeviceType;
+  SizesType sizes[1] = {4};
+  DimOrderType dim_order[1] = {0};
+  StridesType strides[1] = {1};
+  float host[4] = {1, 2, 3, 4}, other[4] = {};
+  TensorImpl cpu(ScalarType::Float, 1, sizes, host, dim_order, strides, TensorShapeDynamism::STATIC,
+                 DeviceType::CPU);
+  TensorImpl cuda(ScalarType::Float, 1, sizes, other, dim_order, strides,
+                  TensorShapeDynamism::STATIC, DeviceType::CUDA);
+  EXPECT_EQ(et::internal::copy_tensor_data(Tensor(&cuda), Tensor(&cpu)), Error::NotSupported);
+  EXPECT_EQ(et::internal::copy_tensor_data(Tensor(&cpu), Tensor(&cuda)), Error::NotSupported);
+  EXPECT_EQ(other[0], 0.0f);
+  EXPECT_EQ(host[0], 1.0f);
+}
+
 // Kernel code written against the legacy namespace compiles unchanged.
 TEST_F(TensorUtilTest, TorchExecutorAliases) {
   Tensor a = tf_.make(ScalarType::Float, {2, 3});

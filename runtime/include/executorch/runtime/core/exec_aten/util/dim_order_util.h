@@ -110,13 +110,20 @@ inline void dim_order_to_stride_nocheck(const SizesType* sizes, const DimOrderTy
 
 // Writes the dense strides of `sizes` laid out in `dim_order` into
 // `strides` (a size of 0 counts as 1). InvalidArgument, with `strides`
-// untouched, when dim_order is not a permutation of 0..dims-1, a size is
-// negative, or a stride does not fit in StridesType.
+// untouched, when dims exceeds kTensorDimensionLimit, dim_order is not a
+// permutation of 0..dims-1, a size is negative, or a stride does not fit in
+// StridesType.
 template <typename SizesType, typename DimOrderType, typename StridesType>
 ET_NODISCARD inline Error dim_order_to_stride(const SizesType* sizes, const DimOrderType* dim_order,
                                               const size_t dims, StridesType* strides) {
   if (dims == 0) {
     return Error::Ok;
+  }
+  // As upstream: no tensor has more dims than kTensorDimensionLimit.
+  if (dims > kTensorDimensionLimit) {
+    ET_LOG(Error, "%zu dims, more than the limit of %zu", dims,
+           static_cast<size_t>(kTensorDimensionLimit));
+    return Error::InvalidArgument;
   }
   if (!validate_dim_order(dim_order, dims)) {
     ET_LOG(Error, "Dim order is not a permutation of %zu dims", dims);
