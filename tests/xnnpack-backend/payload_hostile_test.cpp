@@ -2,6 +2,7 @@
 // not exist. The reader must answer with an Error, never read out of bounds
 // (the suite runs under ASan in CI).
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -248,6 +249,84 @@ TEST_F(HostileTest, NodeTypeWithoutTable) {
   g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNAdd, 0));
   const auto b = g.finish();
   EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+// Node parameters (params.h) that XNNPACK must never see.
+TEST_F(HostileTest, BadOutputRange) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float ranges[][2] = {{nan, 1}, {0, nan}, {1, 0}};
+  for (const auto& r : ranges) {
+    Graph g;
+    auto t = fb::Create_XNNNode1x1(g.fbb, 0, 0, 0);
+    auto mm = fb::CreateOutputMinMax(g.fbb, r[0], r[1]);
+    g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNClamp, t.Union(), 0, mm));
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << r[0] << r[1];
+  }
+  Graph g;
+  auto t = fb::Create_XNNNode1x1(g.fbb, 0, 0, 0);
+  auto mm = fb::CreateOutputMinMax(g.fbb, -1, 1);
+  g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNClamp, t.Union(), 0, mm));
+  const auto b = g.finish();
+  auto p = parse_payload(b.data(), b.size());
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->nodes[0].output_min, -1.0f);
+  EXPECT_EQ(p->nodes[0].output_max, 1.0f);
+}
+
+TEST_F(HostileTest, UnknownFlags) {
+  Graph g;
+  auto t = fb::Create_XNNNode2x1(g.fbb, 0, 0, 0, 0x10);
+  g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNAdd, t.Union()));
+  const auto b = g.finish();
+  EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram);
+}
+
+TEST_F(HostileTest, BadPermutations) {
+  // Value 0 is 2x3: {0, 1} maps it to itself, {1, 0} would need a 3x2 output.
+  const std::vector<std::vector<uint32_t>> perms{{0, 0}, {0, 2}, {1, 0}, {0}, {7, 1}};
+  for (const auto& perm : perms) {
+    Graph g;
+    auto t = fb::CreateXNNStaticTransposeDirect(g.fbb, static_cast<uint32_t>(perm.size()), &perm, 0,
+                                                0, 0);
+    g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNStaticTranspose, t.Union()));
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << perm.size();
+  }
+  Graph g;
+  const std::vector<uint32_t> identity{0, 1};
+  auto t = fb::CreateXNNStaticTransposeDirect(g.fbb, 2, &identity, 0, 0, 0);
+  g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNStaticTranspose, t.Union()));
+  const auto b = g.finish();
+  EXPECT_TRUE(parse_payload(b.data(), b.size()).ok());
+}
+
+// Convolutions: zero sizes, overflowing products, adjustments, and shapes
+// that do not match the geometry (value 0 is 2-d, not NHWC).
+TEST_F(HostileTest, BadConvolutions) {
+  struct Case {
+    uint32_t kernel, stride, dilation, groups, in_ch, out_ch, adjust;
+  };
+  const Case cases[] = {{0, 1, 1, 1, 1, 1, 0},
+                        {3, 0, 1, 1, 1, 1, 0},
+                        {3, 1, 0, 1, 1, 1, 0},
+                        {3, 1, 1, 0, 1, 1, 0},
+                        {3, 1, 1, 1, 0, 1, 0},
+                        {3, 1, 1, 1, 1, 0, 0},
+                        {3, 1, 1, 0x10000, 0x10000, 1, 0},
+                        {3, 1, 0x80000000u, 1, 1, 1, 0},
+                        {3, 1, 1, 1, 1, 1, 1},
+                        {3, 1, 1, 1, 1, 1, 0}};
+  for (const auto& c : cases) {
+    Graph g;
+    auto t = fb::Create_XNNNodeConv(g.fbb, 1, 1, 1, 1, c.kernel, c.kernel, c.stride, c.stride,
+                                    c.dilation, c.dilation, c.in_ch, c.out_ch, c.groups, c.adjust,
+                                    0, 0, 0, 0xffffffffu, 0, 0);
+    g.nodes.push_back(fb::CreateXNode(g.fbb, fb::XNodeUnion::XNNConv2d, t.Union()));
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram)
+        << c.kernel << " " << c.stride << " " << c.dilation << " " << c.groups;
+  }
 }
 
 // The FlatBuffer of a header payload misaligned inside the caller's buffer

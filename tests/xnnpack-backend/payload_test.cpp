@@ -1,5 +1,6 @@
 // Upstream's own XNNPACK payloads (executorch 1.5.1's exporter, see
 // tests/data/xnnpack/README.md) parse into the graph that was lowered.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,47 @@ TEST_F(PayloadTest, Conv) {
   EXPECT_EQ(p->input_ids.size(), 1u);
   EXPECT_EQ(p->output_ids.size(), 1u);
   EXPECT_EQ(count_constants(*p), 2u);
+}
+
+// The node parameters the backend passes to XNNPACK (params.h).
+TEST_F(PayloadTest, LinearParams) {
+  const auto blob = xnnpack_test::read_fixture("linear_relu_add.bin");
+  auto p = parse_payload(blob.data(), blob.size());
+  ASSERT_TRUE(p.ok());
+  const auto& fc = p->nodes.at(0);
+  EXPECT_TRUE(fc.has_bias);
+  EXPECT_EQ(fc.flags, 0u); // the weights are [out, in]
+  // The fused relu: [0, +inf).
+  EXPECT_EQ(fc.output_min, 0.0f);
+  EXPECT_TRUE(std::isinf(fc.output_max) && fc.output_max > 0);
+  const auto& add = p->nodes.at(1);
+  EXPECT_TRUE(std::isinf(add.output_min) && add.output_min < 0);
+  EXPECT_TRUE(std::isinf(add.output_max) && add.output_max > 0);
+}
+
+TEST_F(PayloadTest, ConvParams) {
+  const auto blob = xnnpack_test::read_fixture("conv.bin");
+  auto p = parse_payload(blob.data(), blob.size());
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->nodes.at(0).perm, (std::vector<uint32_t>{0, 2, 3, 1})); // NCHW -> NHWC
+  EXPECT_EQ(p->nodes.at(2).perm, (std::vector<uint32_t>{0, 3, 1, 2})); // and back
+  const auto& conv = p->nodes.at(1);
+  const auto& c = conv.conv;
+  EXPECT_TRUE(conv.has_bias);
+  EXPECT_EQ(conv.flags, 0u);
+  EXPECT_EQ(c.padding_top, 1u);
+  EXPECT_EQ(c.padding_right, 1u);
+  EXPECT_EQ(c.padding_bottom, 1u);
+  EXPECT_EQ(c.padding_left, 1u);
+  EXPECT_EQ(c.kernel_height, 3u);
+  EXPECT_EQ(c.kernel_width, 3u);
+  EXPECT_EQ(c.stride_height, 1u);
+  EXPECT_EQ(c.stride_width, 1u);
+  EXPECT_EQ(c.dilation_height, 1u);
+  EXPECT_EQ(c.dilation_width, 1u);
+  EXPECT_EQ(c.groups, 1u);
+  EXPECT_EQ(c.group_input_channels, 2u);
+  EXPECT_EQ(c.group_output_channels, 3u);
 }
 
 // Current exports keep constants in the program's named data, keyed by the

@@ -2,6 +2,8 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "params.h"
+
 namespace xnnpack_payload {
 
 using executorch::runtime::Error;
@@ -183,7 +185,7 @@ Error read_node(const fb::XNode& node, Node& out) {
     return Error::InvalidProgram;
   }
   read_operands(node, out);
-  return Error::Ok;
+  return read_params(node, out);
 }
 
 } // namespace xnnpack_payload

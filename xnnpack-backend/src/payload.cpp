@@ -8,6 +8,7 @@
 #include "graph_ids.h"
 #include "header.h"
 #include "nodes.h"
+#include "params.h"
 #include "values.h"
 #include "xnnpack_graph_generated.h"
 
@@ -97,7 +98,10 @@ Error read_graph(const fb::XNNGraph& graph, ByteSpan region, Payload& payload) {
   if (e == Error::Ok) {
     e = read_nodes(graph, payload);
   }
-  return e == Error::Ok ? check_ids(payload) : e;
+  if (e == Error::Ok) {
+    e = check_ids(payload);
+  }
+  return e == Error::Ok ? check_params(payload) : e;
 }
 
 } // namespace

@@ -35,12 +35,31 @@ struct Value {
   QuantKind quant = QuantKind::kNone;
 };
 
+// The geometry of a convolution node (Conv2d, DepthwiseConv2d,
+// ConvTranspose2d), as XNNPACK's xnn_define_* take it.
+struct ConvParams {
+  uint32_t padding_top = 0, padding_right = 0, padding_bottom = 0, padding_left = 0;
+  uint32_t kernel_height = 0, kernel_width = 0;
+  uint32_t stride_height = 0, stride_width = 0; // the schema's subsampling_*
+  uint32_t dilation_height = 0, dilation_width = 0;
+  uint32_t groups = 0, group_input_channels = 0, group_output_channels = 0;
+  uint32_t adjustment_height = 0, adjustment_width = 0; // transposed only
+};
+
 struct Node {
   uint8_t type = 0;              // the XNodeUnion tag
   const char* type_name = "";    // its name in the schema, e.g. "XNNAdd"
   std::vector<uint32_t> inputs;  // value ids (a missing bias is left out)
   std::vector<uint32_t> outputs; // value ids
   uint32_t debug_handle = 0;
+  // The parameters (params.h): the node's flags, its output clamp (-inf,
+  // +inf without one; never NaN, min <= max), and what its kind has.
+  uint32_t flags = 0;
+  float output_min = 0;
+  float output_max = 0;
+  bool has_bias = false;      // fully connected and convolutions
+  ConvParams conv;            // convolutions
+  std::vector<uint32_t> perm; // XNNStaticTranspose: a permutation of 0..n-1
 };
 
 enum class ConstantSource { kInline, kRegion, kNamed };

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints the outputs the backend tests expect (tests/xnnpack-backend/
+backend_test.cpp) for the fixtures of this directory: each .pte run by
+upstream's own runtime (the executorch wheel's bindings, upstream's XNNPACK)
+on the inputs the test builds, input[i] = ((i * 7) % 11) * 0.25 - 1.25, and
+checked against torch eager on the same modules (make_payloads.py builds
+them after torch.manual_seed(0), so their weights are the program's).
+
+  /opt/et-venv/bin/python tests/data/xnnpack/expected_outputs.py
+"""
+import os
+
+import torch
+from executorch.runtime import Runtime
+from make_payloads import LinearReluAdd, TinyConv
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def pattern(*shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return torch.tensor([((i * 7) % 11) * 0.25 - 1.25 for i in range(n)]).reshape(shape)
+
+
+def run(name, inputs):
+    program = Runtime.get().load_program(os.path.join(HERE, name + ".pte"))
+    out = program.load_method("forward").execute(inputs)
+    return out[0]
+
+
+def show(name, t):
+    vals = ", ".join(f"{v:.7g}f" for v in t.flatten().tolist())
+    print(f"{name} {list(t.shape)}: {{{vals}}}")
+
+
+def main():
+    x, y, c = pattern(2, 4), pattern(2, 3), pattern(1, 2, 5, 5)
+    torch.manual_seed(0)
+    eager = LinearReluAdd().eval()(x, y).detach()
+    got = run("linear_relu_add", [x, y])
+    print("max |upstream - eager|:", float((got - eager).abs().max()))
+    show("linear_relu_add", got)
+    torch.manual_seed(0)
+    eager = TinyConv().eval()(c).detach()
+    got = run("conv", [c])
+    print("max |upstream - eager|:", float((got - eager).abs().max()))
+    show("conv", got)
+
+
+if __name__ == "__main__":
+    main()

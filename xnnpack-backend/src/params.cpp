@@ -1,0 +1,285 @@
+#include "params.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <executorch/runtime/platform/log.h>
+
+namespace xnnpack_payload {
+
+using executorch::runtime::Error;
+using fb::XNodeUnion;
+
+namespace {
+
+template <typename T>
+const T* as(const fb::XNode& node) {
+  return static_cast<const T*>(node.xnode_union());
+}
+
+Error read_min_max(const fb::XNode& node, Node& out) {
+  out.output_min = -std::numeric_limits<float>::infinity();
+  out.output_max = std::numeric_limits<float>::infinity();
+  const auto* mm = node.output_min_max();
+  if (mm == nullptr) {
+    return Error::Ok;
+  }
+  out.output_min = mm->output_min();
+  out.output_max = mm->output_max();
+  if (std::isnan(out.output_min) || std::isnan(out.output_max) ||
+      !(out.output_min <= out.output_max)) {
+    ET_LOG(Error, "XNNPACK payload: %s node %u has output range [%g, %g]", out.type_name,
+           out.debug_handle, static_cast<double>(out.output_min),
+           static_cast<double>(out.output_max));
+    return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+Error check_flags(const Node& out, uint32_t known) {
+  if ((out.flags & ~known) != 0) {
+    ET_LOG(Error, "XNNPACK payload: %s node %u has unknown flags 0x%x", out.type_name,
+           out.debug_handle, out.flags & ~known);
+    return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+Error bad_conv(const Node& out, const char* what) {
+  ET_LOG(Error, "XNNPACK payload: %s node %u has %s", out.type_name, out.debug_handle, what);
+  return Error::InvalidProgram;
+}
+
+// The dilated kernel extent (dilation * (kernel - 1) + 1) fits in 32 bits.
+bool extent_ok(uint32_t kernel, uint32_t dilation) {
+  const uint64_t e = static_cast<uint64_t>(dilation) * (kernel - 1) + 1;
+  return e <= std::numeric_limits<uint32_t>::max();
+}
+
+Error read_conv(const fb::_XNNNodeConv& t, bool transposed, Node& out) {
+  ConvParams& c = out.conv;
+  c = {t.padding_top(),
+       t.padding_right(),
+       t.padding_bottom(),
+       t.padding_left(),
+       t.kernel_height(),
+       t.kernel_width(),
+       t.subsampling_height(),
+       t.subsampling_width(),
+       t.dilation_height(),
+       t.dilation_width(),
+       t.groups(),
+       t.group_input_channels(),
+       t.group_output_channels(),
+       t.adjustment_height(),
+       t.adjustment_width()};
+  out.flags = t.flags();
+  out.has_bias = t.bias_id() != kInvalidValueId;
+  if (c.kernel_height == 0 || c.kernel_width == 0) {
+    return bad_conv(out, "a zero kernel size");
+  }
+  if (c.stride_height == 0 || c.stride_width == 0) {
+    return bad_conv(out, "a zero stride");
+  }
+  if (c.dilation_height == 0 || c.dilation_width == 0) {
+    return bad_conv(out, "a zero dilation");
+  }
+  if (c.groups == 0 || c.group_input_channels == 0 || c.group_output_channels == 0) {
+    return bad_conv(out, "a zero group or channel count");
+  }
+  uint32_t channels = 0;
+  if (__builtin_mul_overflow(c.groups, c.group_input_channels, &channels) ||
+      __builtin_mul_overflow(c.groups, c.group_output_channels, &channels)) {
+    return bad_conv(out, "channel counts that overflow");
+  }
+  if (!extent_ok(c.kernel_height, c.dilation_height) ||
+      !extent_ok(c.kernel_width, c.dilation_width)) {
+    return bad_conv(out, "a dilated kernel that overflows");
+  }
+  if (transposed ? (c.adjustment_height >= c.stride_height || c.adjustment_width >= c.stride_width)
+                 : (c.adjustment_height != 0 || c.adjustment_width != 0)) {
+    return bad_conv(out, "an output adjustment it cannot have");
+  }
+  if ((out.flags & kFlagTensorflowSamePadding) != 0 &&
+      (c.padding_top | c.padding_right | c.padding_bottom | c.padding_left) != 0) {
+    return bad_conv(out, "both explicit and TensorFlow SAME padding");
+  }
+  return check_flags(out, transposed ? 0 : kFlagTensorflowSamePadding);
+}
+
+Error read_transpose(const fb::XNNStaticTranspose& t, Node& out) {
+  out.flags = t.flags();
+  // read_node has checked that perm holds num_dims (<= kMaxDims) entries.
+  const auto* perm = t.perm();
+  out.perm.assign(perm == nullptr ? nullptr : perm->data(),
+                  perm == nullptr ? nullptr : perm->data() + perm->size());
+  bool seen[kMaxDims] = {};
+  for (uint32_t p : out.perm) {
+    if (p >= out.perm.size() || seen[p]) {
+      ET_LOG(Error, "XNNPACK payload: %s node %u: perm is not a permutation", out.type_name,
+             out.debug_handle);
+      return Error::InvalidProgram;
+    }
+    seen[p] = true;
+  }
+  return check_flags(out, 0);
+}
+
+// The values by id, sorted, for value_of.
+using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
+
+ValueIndex index_values(const Payload& payload) {
+  ValueIndex index;
+  index.reserve(payload.values.size());
+  for (const Value& v : payload.values) {
+    index.emplace_back(v.id, &v);
+  }
+  std::sort(index.begin(), index.end());
+  return index;
+}
+
+// Value `id` (check_ids has shown that it exists, once).
+const Value& value_of(const ValueIndex& p, uint32_t id) {
+  return *std::lower_bound(p.begin(), p.end(),
+                           std::make_pair(id, static_cast<const Value*>(nullptr)))
+              ->second;
+}
+
+Error bad_shape(const Node& n, const char* what) {
+  ET_LOG(Error, "XNNPACK payload: %s node %u: %s", n.type_name, n.debug_handle, what);
+  return Error::InvalidProgram;
+}
+
+// The rank-1 bias of `channels` entries, when the node has one.
+Error check_bias(const ValueIndex& p, const Node& n, uint32_t channels) {
+  if (!n.has_bias) {
+    return Error::Ok;
+  }
+  const Value& b = value_of(p, n.inputs.at(2));
+  if (b.dims.size() != 1 || b.dims[0] != channels) {
+    return bad_shape(n, "the bias does not have one entry per output channel");
+  }
+  return Error::Ok;
+}
+
+Error check_fully_connected(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& w = value_of(p, n.inputs[1]);
+  const Value& o = value_of(p, n.outputs[0]);
+  if (w.dims.size() != 2 || in.dims.empty() || o.dims.empty()) {
+    return bad_shape(n, "the filter is not 2-d or an operand is a scalar");
+  }
+  const bool t = (n.flags & kFlagTransposeWeights) != 0;
+  const uint32_t in_ch = t ? w.dims[0] : w.dims[1];
+  const uint32_t out_ch = t ? w.dims[1] : w.dims[0];
+  if (in.dims.back() != in_ch || o.dims.back() != out_ch) {
+    return bad_shape(n, "the filter's channels do not match the input or the output");
+  }
+  return check_bias(p, n, out_ch);
+}
+
+Error check_conv(const ValueIndex& p, const Node& n, bool depthwise) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& w = value_of(p, n.inputs[1]);
+  const Value& o = value_of(p, n.outputs[0]);
+  const ConvParams& c = n.conv;
+  if (in.dims.size() != 4 || w.dims.size() != 4 || o.dims.size() != 4) {
+    return bad_shape(n, "the input, filter and output are not all 4-d (NHWC)");
+  }
+  if (depthwise && c.group_input_channels != 1) {
+    return bad_shape(n, "a depthwise convolution with more than one input channel per group");
+  }
+  // read_params has shown that these products fit.
+  const uint32_t out_ch = c.groups * c.group_output_channels;
+  const uint32_t in_ch = c.groups * c.group_input_channels;
+  // Depthwise: filter [1, kh, kw, channels * multiplier], the input's
+  // channels are the groups; else [out_ch, kh, kw, group_input_channels].
+  const uint32_t expect[4] = {depthwise ? 1u : out_ch, c.kernel_height, c.kernel_width,
+                              depthwise ? out_ch : c.group_input_channels};
+  if (!std::equal(w.dims.begin(), w.dims.end(), expect)) {
+    return bad_shape(n, "the filter's shape does not match the kernel and channels");
+  }
+  if (in.dims[3] != (depthwise ? c.groups : in_ch) || o.dims[3] != out_ch) {
+    return bad_shape(n, "the input's or output's channels do not match the groups");
+  }
+  return check_bias(p, n, out_ch);
+}
+
+Error check_transpose(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  if (in.dims.size() != n.perm.size() || o.dims.size() != n.perm.size()) {
+    return bad_shape(n, "perm's length is not the input's and output's rank");
+  }
+  for (size_t i = 0; i < n.perm.size(); ++i) {
+    if (o.dims[i] != in.dims[n.perm[i]]) {
+      return bad_shape(n, "the output is not the input permuted");
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
+Error read_params(const fb::XNode& node, Node& out) {
+  const Error e = read_min_max(node, out);
+  if (e != Error::Ok) {
+    return e;
+  }
+  switch (node.xnode_union_type()) {
+    case XNodeUnion::XNNFullyConnected: {
+      const auto* t = as<fb::XNNFullyConnected>(node);
+      out.flags = t->flags();
+      out.has_bias = t->bias_id() != kInvalidValueId;
+      return check_flags(out, kFlagTransposeWeights);
+    }
+    case XNodeUnion::XNNConv2d:
+    case XNodeUnion::XNNDepthwiseConv2d:
+      return read_conv(*as<fb::_XNNNodeConv>(node), false, out);
+    case XNodeUnion::XNNConvTranspose2d:
+      return read_conv(*as<fb::_XNNNodeConv>(node), true, out);
+    case XNodeUnion::XNNStaticTranspose:
+      return read_transpose(*as<fb::XNNStaticTranspose>(node), out);
+    case XNodeUnion::XNNAdd:
+      out.flags = as<fb::_XNNNode2x1>(node)->flags();
+      return check_flags(out, 0);
+    case XNodeUnion::XNNClamp:
+      out.flags = as<fb::_XNNNode1x1>(node)->flags();
+      return check_flags(out, 0);
+    default:
+      // Kinds the backend does not define yet: their flags are not read.
+      return Error::Ok;
+  }
+}
+
+Error check_params(const Payload& payload) {
+  const ValueIndex index = index_values(payload);
+  for (const Node& n : payload.nodes) {
+    Error e = Error::Ok;
+    switch (static_cast<XNodeUnion>(n.type)) {
+      case XNodeUnion::XNNFullyConnected:
+        e = check_fully_connected(index, n);
+        break;
+      case XNodeUnion::XNNConv2d:
+        e = check_conv(index, n, false);
+        break;
+      case XNodeUnion::XNNDepthwiseConv2d:
+        e = check_conv(index, n, true);
+        break;
+      case XNodeUnion::XNNStaticTranspose:
+        e = check_transpose(index, n);
+        break;
+      default:
+        break;
+    }
+    if (e != Error::Ok) {
+      return e;
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace xnnpack_payload

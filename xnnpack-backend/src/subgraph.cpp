@@ -1,0 +1,317 @@
+#include "subgraph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include <executorch/runtime/platform/log.h>
+
+#include "xnnpack_graph_generated.h"
+
+namespace xnnpack_backend {
+
+using executorch::runtime::Error;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::NamedDataMap;
+using executorch::runtime::Result;
+using xnnpack_payload::Constant;
+using xnnpack_payload::ConstantSource;
+using xnnpack_payload::Node;
+using xnnpack_payload::Payload;
+using xnnpack_payload::Value;
+using XNodeUnion = xnnpack_payload::fb::XNodeUnion;
+using XNNDatatype = xnnpack_payload::fb::XNNDatatype;
+
+namespace {
+
+struct SubgraphDeleter {
+  void operator()(xnn_subgraph_t s) const { xnn_delete_subgraph(s); }
+};
+using SubgraphPtr = std::unique_ptr<xnn_subgraph, SubgraphDeleter>;
+
+// The payload's value ids and the ids XNNPACK gave them, sorted.
+using IdMap = std::vector<std::pair<uint32_t, uint32_t>>;
+
+uint32_t remap(const IdMap& ids, uint32_t id) {
+  const auto it = std::lower_bound(ids.begin(), ids.end(), std::make_pair(id, 0u));
+  return it != ids.end() && it->first == id ? it->second : XNN_INVALID_VALUE_ID;
+}
+
+bool is_binary(XNodeUnion t, xnn_binary_operator& op) {
+  switch (t) {
+    case XNodeUnion::XNNAdd:
+      op = xnn_binary_add;
+      return true;
+    case XNodeUnion::XNNSubtract:
+      op = xnn_binary_subtract;
+      return true;
+    case XNodeUnion::XNNMultiply:
+      op = xnn_binary_multiply;
+      return true;
+    case XNodeUnion::XNNDiv:
+      op = xnn_binary_divide;
+      return true;
+    case XNodeUnion::XNNMinimum:
+      op = xnn_binary_minimum;
+      return true;
+    case XNodeUnion::XNNMaximum:
+      op = xnn_binary_maximum;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool node_supported(XNodeUnion t) {
+  xnn_binary_operator op;
+  switch (t) {
+    case XNodeUnion::XNNFullyConnected:
+    case XNodeUnion::XNNConv2d:
+    case XNodeUnion::XNNDepthwiseConv2d:
+    case XNodeUnion::XNNClamp:
+    case XNodeUnion::XNNStaticTranspose:
+      return true;
+    default:
+      return is_binary(t, op);
+  }
+}
+
+Error define_values(xnn_subgraph_t sg, const Payload& p, const std::vector<const void*>& data,
+                    IdMap& ids, Compiled& out) {
+  ids.reserve(p.values.size());
+  for (const Value& v : p.values) {
+    const bool external =
+        (v.flags & (XNN_VALUE_FLAG_EXTERNAL_INPUT | XNN_VALUE_FLAG_EXTERNAL_OUTPUT)) != 0;
+    if (external && (v.constant_index != 0 || v.external_id == XNN_INVALID_VALUE_ID)) {
+      ET_LOG(Error, "XnnpackBackend: value %u is external but %s", v.id,
+             v.constant_index != 0 ? "constant" : "has no external id");
+      return Error::InvalidProgram;
+    }
+    // An external id on a value that is neither input nor output would be
+    // a run-time buffer nobody supplies.
+    if (!external && v.external_id != XNN_INVALID_VALUE_ID) {
+      ET_LOG(Error, "XnnpackBackend: value %u has external id %u but is no input or output", v.id,
+             v.external_id);
+      return Error::InvalidProgram;
+    }
+    size_t dims[xnnpack_payload::kMaxDims];
+    std::copy(v.dims.begin(), v.dims.end(), dims);
+    uint32_t id = XNN_INVALID_VALUE_ID;
+    const xnn_status s =
+        xnn_define_tensor_value(sg, xnn_datatype_fp32, v.dims.size(), dims, data[v.constant_index],
+                                v.external_id, v.flags, &id);
+    if (s != xnn_status_success) {
+      ET_LOG(Error, "XnnpackBackend: XNNPACK refused value %u: %s", v.id, status_name(s));
+      return Error::InvalidProgram;
+    }
+    ids.emplace_back(v.id, id);
+    if ((v.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) != 0) {
+      out.input_ids.push_back(v.external_id);
+    }
+    if ((v.flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT) != 0) {
+      out.output_ids.push_back(v.external_id);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  std::sort(out.input_ids.begin(), out.input_ids.end());
+  std::sort(out.output_ids.begin(), out.output_ids.end());
+  // One value per external id (a value both input and output counts once).
+  std::vector<uint32_t> all;
+  for (const Value& v : p.values) {
+    if (v.external_id != XNN_INVALID_VALUE_ID) {
+      all.push_back(v.external_id);
+    }
+  }
+  std::sort(all.begin(), all.end());
+  const auto dup = std::adjacent_find(all.begin(), all.end());
+  if (dup != all.end()) {
+    ET_LOG(Error, "XnnpackBackend: two values have external id %u", *dup);
+    return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+xnn_status define_conv(xnn_subgraph_t sg, const Node& n, bool depthwise, uint32_t in, uint32_t w,
+                       uint32_t b, uint32_t o) {
+  const auto& c = n.conv;
+  if (depthwise) {
+    return xnn_define_depthwise_convolution_2d(
+        sg, c.padding_top, c.padding_right, c.padding_bottom, c.padding_left, c.kernel_height,
+        c.kernel_width, c.stride_height, c.stride_width, c.dilation_height, c.dilation_width,
+        c.group_output_channels, c.groups, n.output_min, n.output_max, in, w, b, o, n.flags);
+  }
+  return xnn_define_convolution_2d(sg, c.padding_top, c.padding_right, c.padding_bottom,
+                                   c.padding_left, c.kernel_height, c.kernel_width, c.stride_height,
+                                   c.stride_width, c.dilation_height, c.dilation_width, c.groups,
+                                   c.group_input_channels, c.group_output_channels, n.output_min,
+                                   n.output_max, in, w, b, o, n.flags);
+}
+
+xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
+  const auto t = static_cast<XNodeUnion>(n.type);
+  const uint32_t in = remap(ids, n.inputs.at(0));
+  const uint32_t o = remap(ids, n.outputs.at(0));
+  const uint32_t second = n.inputs.size() > 1 ? remap(ids, n.inputs[1]) : XNN_INVALID_VALUE_ID;
+  const uint32_t bias = n.has_bias ? remap(ids, n.inputs.at(2)) : XNN_INVALID_VALUE_ID;
+  xnn_binary_operator op;
+  switch (t) {
+    case XNodeUnion::XNNFullyConnected:
+      return xnn_define_fully_connected(sg, n.output_min, n.output_max, in, second, bias, o,
+                                        n.flags);
+    case XNodeUnion::XNNConv2d:
+    case XNodeUnion::XNNDepthwiseConv2d:
+      return define_conv(sg, n, t == XNodeUnion::XNNDepthwiseConv2d, in, second, bias, o);
+    case XNodeUnion::XNNClamp: {
+      xnn_unary_params params;
+      params.clamp.min = n.output_min;
+      params.clamp.max = n.output_max;
+      return xnn_define_unary(sg, xnn_unary_clamp, &params, in, o, n.flags);
+    }
+    case XNodeUnion::XNNStaticTranspose: {
+      size_t perm[xnnpack_payload::kMaxDims];
+      std::copy(n.perm.begin(), n.perm.end(), perm);
+      return xnn_define_static_transpose(sg, n.perm.size(), perm, in, o, n.flags);
+    }
+    default:
+      if (is_binary(t, op)) {
+        // No clamp: no parameters (XNNPACK then runs the plain operator).
+        const bool clamped = !std::isinf(n.output_min) || !std::isinf(n.output_max);
+        const xnn_binary_params params{n.output_min, n.output_max};
+        return xnn_define_binary(sg, op, clamped ? &params : nullptr, in, second, o, n.flags);
+      }
+      return xnn_status_unsupported_parameter; // check_supported has ruled this out
+  }
+}
+
+// The bytes of each constant a value uses, by constant index (0: none).
+Error resolve_constants(const Payload& p, const NamedDataMap* named_data, ConstantStore& store,
+                        std::vector<const void*>& data) {
+  data.assign(p.constants.size() + 1, nullptr);
+  for (const Value& v : p.values) {
+    const uint32_t idx = v.constant_index;
+    if (idx == 0 || data[idx] != nullptr) {
+      continue;
+    }
+    const Constant& c = p.constants[idx];
+    if (c.source != ConstantSource::kNamed) {
+      // A copy: the processed bytes may be freed once init returns.
+      auto copy = std::make_unique<uint64_t[]>(c.size / 8 + 1);
+      if (c.size != 0) {
+        std::memcpy(copy.get(), c.data, c.size);
+      }
+      data[idx] = copy.get();
+      store.copies.push_back(std::move(copy));
+      continue;
+    }
+    if (named_data == nullptr) {
+      ET_LOG(Error, "XnnpackBackend: value %u's constant is named data, but the program has none",
+             v.id);
+      return Error::InvalidProgram;
+    }
+    Result<FreeableBuffer> buf = named_data->get_data(c.named_key);
+    if (!buf.ok()) {
+      ET_LOG(Error, "XnnpackBackend: value %u's constant '%s' is not in the named data", v.id,
+             c.named_key.c_str());
+      return buf.error();
+    }
+    if (buf->size() != c.size || (c.size != 0 && buf->data() == nullptr)) {
+      ET_LOG(Error, "XnnpackBackend: named data '%s' has %zu bytes; value %u needs %llu",
+             c.named_key.c_str(), buf->size(), v.id, static_cast<unsigned long long>(c.size));
+      return Error::InvalidProgram;
+    }
+    data[idx] = buf->data();
+    store.named.push_back(std::move(*buf));
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
+const char* status_name(xnn_status status) {
+  switch (status) {
+    case xnn_status_success:
+      return "success";
+    case xnn_status_uninitialized:
+      return "uninitialized";
+    case xnn_status_invalid_parameter:
+      return "invalid parameter";
+    case xnn_status_invalid_state:
+      return "invalid state";
+    case xnn_status_unsupported_parameter:
+      return "unsupported parameter";
+    case xnn_status_unsupported_hardware:
+      return "unsupported hardware";
+    case xnn_status_out_of_memory:
+      return "out of memory";
+    default:
+      return "unknown status";
+  }
+}
+
+Error check_supported(const Payload& p) {
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const Node& n = p.nodes[i];
+    if (!node_supported(static_cast<XNodeUnion>(n.type))) {
+      ET_LOG(Error, "XnnpackBackend: node %zu (%s, debug handle %u) is not supported yet", i,
+             n.type_name, n.debug_handle);
+      return Error::NotSupported;
+    }
+  }
+  for (const Value& v : p.values) {
+    if (v.datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_fp32) ||
+        v.quant != xnnpack_payload::QuantKind::kNone ||
+        v.dq_datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_invalid)) {
+      ET_LOG(
+          Error, "XnnpackBackend: value %u is of type %s%s; only fp32 is supported yet", v.id,
+          xnnpack_payload::fb::EnumNameXNNDatatype(static_cast<XNNDatatype>(v.datatype)),
+          v.quant != xnnpack_payload::QuantKind::kNone || v.dq_datatype != 0 ? " (quantized)" : "");
+      return Error::NotSupported;
+    }
+  }
+  return Error::Ok;
+}
+
+Result<Compiled> compile(const Payload& p, const NamedDataMap* named_data,
+                         pthreadpool_t threadpool) {
+  Error e = check_supported(p);
+  if (e != Error::Ok) {
+    return e;
+  }
+  Compiled out;
+  std::vector<const void*> data;
+  e = resolve_constants(p, named_data, out.constants, data);
+  if (e != Error::Ok) {
+    return e;
+  }
+  xnn_subgraph_t raw = nullptr;
+  xnn_status s = xnn_create_subgraph(p.num_externs, 0, &raw);
+  if (s != xnn_status_success) {
+    ET_LOG(Error, "XnnpackBackend: xnn_create_subgraph: %s", status_name(s));
+    return Error::Internal;
+  }
+  SubgraphPtr sg(raw);
+  IdMap ids;
+  e = define_values(sg.get(), p, data, ids, out);
+  if (e != Error::Ok) {
+    return e;
+  }
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    s = define_node(sg.get(), p.nodes[i], ids);
+    if (s != xnn_status_success) {
+      ET_LOG(Error, "XnnpackBackend: XNNPACK refused node %zu (%s, debug handle %u): %s", i,
+             p.nodes[i].type_name, p.nodes[i].debug_handle, status_name(s));
+      return Error::InvalidProgram;
+    }
+  }
+  xnn_runtime_t rt = nullptr;
+  s = xnn_create_runtime_v3(sg.get(), nullptr, threadpool, 0, &rt);
+  if (s != xnn_status_success) {
+    ET_LOG(Error, "XnnpackBackend: xnn_create_runtime: %s", status_name(s));
+    return Error::Internal;
+  }
+  out.runtime.reset(rt);
+  return out;
+}
+
+} // namespace xnnpack_backend
