@@ -94,6 +94,8 @@ class Loaded {
   // Loads the method; returns its error (Error::Ok when loaded).
   Error load(const char* name, const NamedDataMap* data_map = nullptr) {
     if (!program) return error;
+    // The old Method lives in the memory about to be reused: destroy it first.
+    method.reset();
     auto meta = program->method_meta(name);
     if (!meta.ok()) return meta.error();
     spans.clear();
@@ -108,7 +110,6 @@ class Loaded {
     pool.assign(256 * 1024, 0);
     allocator = std::make_unique<MemoryAllocator>(pool.size(), pool.data());
     manager = std::make_unique<MemoryManager>(allocator.get(), planned.get());
-    method.reset();
     auto m = program->load_method(name, manager.get(), nullptr, data_map);
     if (!m.ok()) return m.error();
     method.emplace(std::move(m.get()));
