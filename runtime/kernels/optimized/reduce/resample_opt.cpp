@@ -45,26 +45,27 @@ void nearest_plane(const ResampleCall& c, const std::vector<int32_t>& src_x, con
   }
 }
 
-// A row's taps along the row: input columns and float weights.
-struct RowTaps {
+// One axis's taps for every output index: input indices and float weights,
+// computed once per call and shared by all planes. Tensor sizes are int32,
+// so the indices fit.
+struct AxisTaps {
   std::vector<int32_t> i0, i1;
   std::vector<float> w0, w1;
 };
 
-RowTaps row_taps(const ResampleCall& c) {
-  RowTaps t;
-  for (int64_t x = 0; x < c.out_w; ++x) {
-    const portable::Taps tx =
-        portable::bilinear_taps(x, c.in_w, c.out_w, c.step_w, c.align_corners);
-    t.i0.push_back(static_cast<int32_t>(tx.i0));
-    t.i1.push_back(static_cast<int32_t>(tx.i1));
-    t.w0.push_back(static_cast<float>(tx.w0));
-    t.w1.push_back(static_cast<float>(tx.w1));
+AxisTaps axis_taps(int64_t in, int64_t out, double step, bool align_corners) {
+  AxisTaps t;
+  for (int64_t o = 0; o < out; ++o) {
+    const portable::Taps taps = portable::bilinear_taps(o, in, out, step, align_corners);
+    t.i0.push_back(static_cast<int32_t>(taps.i0));
+    t.i1.push_back(static_cast<int32_t>(taps.i1));
+    t.w0.push_back(static_cast<float>(taps.w0));
+    t.w1.push_back(static_cast<float>(taps.w1));
   }
   return t;
 }
 
-ET_SIMD_CLONES void blend_along_row(const float* __restrict row, const RowTaps& t, int64_t n,
+ET_SIMD_CLONES void blend_along_row(const float* __restrict row, const AxisTaps& t, int64_t n,
                                     float* __restrict out) {
   const int32_t *i0 = t.i0.data(), *i1 = t.i1.data();
   const float *w0 = t.w0.data(), *w1 = t.w1.data();
@@ -78,25 +79,22 @@ ET_SIMD_CLONES void blend_rows(const float* __restrict a, const float* __restric
 
 // One plane; `rows` holds two resampled input rows, reused while the output
 // rows read the same ones.
-void bilinear_plane(const ResampleCall& c, const RowTaps& t, const float* in, float* out,
-                    std::vector<float>* rows) {
+void bilinear_plane(const ResampleCall& c, const AxisTaps& tx, const AxisTaps& ty, const float* in,
+                    float* out, std::vector<float>* rows) {
   rows->resize(static_cast<size_t>(2 * c.out_w));
   float* r0 = rows->data();
   float* r1 = r0 + c.out_w;
   int64_t have0 = -1, have1 = -1;
-  for (int64_t y = 0; y < c.out_h; ++y) {
-    const portable::Taps ty =
-        portable::bilinear_taps(y, c.in_h, c.out_h, c.step_h, c.align_corners);
-    if (ty.i0 != have0) {
-      blend_along_row(in + ty.i0 * c.in_w, t, c.out_w, r0);
-      have0 = ty.i0;
+  for (size_t y = 0; y < ty.i0.size(); ++y) {
+    if (ty.i0[y] != have0) {
+      blend_along_row(in + ty.i0[y] * c.in_w, tx, c.out_w, r0);
+      have0 = ty.i0[y];
     }
-    if (ty.i1 != have1) {
-      blend_along_row(in + ty.i1 * c.in_w, t, c.out_w, r1);
-      have1 = ty.i1;
+    if (ty.i1[y] != have1) {
+      blend_along_row(in + ty.i1[y] * c.in_w, tx, c.out_w, r1);
+      have1 = ty.i1[y];
     }
-    blend_rows(r0, r1, static_cast<float>(ty.w0), static_cast<float>(ty.w1), c.out_w,
-               out + y * c.out_w);
+    blend_rows(r0, r1, ty.w0[y], ty.w1[y], c.out_w, out + static_cast<int64_t>(y) * c.out_w);
   }
 }
 
@@ -115,7 +113,7 @@ void each_plane(const ResampleCall& c, const Fn& fn) {
 void upsample_nearest2d_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   ResampleCall c;
   if (!portable::prepare_upsample_nearest2d(ctx, args, &c)) return;
-  if (!contiguous_fp32(c) || c.in_w > INT32_MAX) {
+  if (!contiguous_fp32(c)) {
     portable::upsample_nearest2d_compute(c);
     return;
   }
@@ -133,16 +131,17 @@ void upsample_nearest2d_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
 void upsample_bilinear2d_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   ResampleCall c;
   if (!portable::prepare_upsample_bilinear2d(ctx, args, &c)) return;
-  if (!contiguous_fp32(c) || c.in_w > INT32_MAX) {
+  if (!contiguous_fp32(c)) {
     portable::upsample_bilinear2d_compute(c);
     return;
   }
-  const RowTaps t = row_taps(c);
+  const AxisTaps tx = axis_taps(c.in_w, c.out_w, c.step_w, c.align_corners);
+  const AxisTaps ty = axis_taps(c.in_h, c.out_h, c.step_h, c.align_corners);
   const float* in = c.in->const_data_ptr<float>();
   float* out = c.out->mutable_data_ptr<float>();
   each_plane(c, [&](int64_t p) {
     thread_local std::vector<float> rows;
-    bilinear_plane(c, t, in + p * c.in_h * c.in_w, out + p * c.out_h * c.out_w, &rows);
+    bilinear_plane(c, tx, ty, in + p * c.in_h * c.in_w, out + p * c.out_h * c.out_w, &rows);
   });
 }
 
