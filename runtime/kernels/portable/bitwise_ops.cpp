@@ -14,7 +14,9 @@ namespace {
 enum class Bit { And, Or, Xor, Shl, Shr };
 
 bool require_integral(KernelRuntimeContext& ctx, ScalarType t, const char* name) {
-  if (!isIntegralType(t, /*includeBool=*/true)) {
+  const bool barebones_unsigned =
+      t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
+  if (!isIntegralType(t, /*includeBool=*/true) && !barebones_unsigned) {
     PK_FAIL(ctx, name, "needs integer or bool operands, got %s", toString(t));
     return false;
   }

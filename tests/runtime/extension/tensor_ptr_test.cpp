@@ -259,6 +259,9 @@ TEST_F(TensorPtrTest, CastsTheDtypeRulesForbidAbort) {
   // Allowed: widening, integral -> float, bool -> anything.
   auto flags = ext::make_tensor_ptr({2}, std::vector<uint8_t>{1, 0}, ScalarType::Bool);
   EXPECT_EQ(ext::clone_tensor_ptr(flags, ScalarType::Float)->const_data_ptr<float>()[0], 1.f);
+  // Floats into a barebones unsigned type are converted, as upstream does.
+  auto u32 = ext::make_tensor_ptr(std::vector<float>{1.f, 7.f}, ScalarType::UInt32);
+  EXPECT_EQ(u32->const_data_ptr<uint32_t>()[1], 7u);
 }
 
 TEST_F(TensorPtrTest, SameShapeViewKeepsTheSourceLayout) {

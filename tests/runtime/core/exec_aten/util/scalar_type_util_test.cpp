@@ -134,6 +134,9 @@ TEST(ScalarTypeUtilTest, Categories) {
   EXPECT_FALSE(et::isIntegralType(ScalarType::Bool, false));
   EXPECT_TRUE(et::isIntegralType(ScalarType::Bool, true));
   EXPECT_FALSE(et::isIntegralType(ScalarType::Float, true));
+  // Upstream leaves the barebones unsigned types out.
+  EXPECT_FALSE(et::isIntegralType(ScalarType::UInt32, true));
+  EXPECT_FALSE(et::isIntegralType(ScalarType::UInt64, false));
   EXPECT_TRUE(et::isFloatingType(ScalarType::BFloat16));
   EXPECT_FALSE(et::isFloatingType(ScalarType::ComplexFloat));
   EXPECT_TRUE(et::isRealType(ScalarType::Double));
@@ -185,6 +188,7 @@ TEST(ScalarTypeUtilTest, CanCastFollowsSameKindRules) {
   EXPECT_TRUE(et::canCast(ScalarType::Bool, ScalarType::Int));
   EXPECT_TRUE(et::canCast(ScalarType::Float, ScalarType::ComplexFloat));
   EXPECT_FALSE(et::canCast(ScalarType::Float, ScalarType::Int));
+  EXPECT_TRUE(et::canCast(ScalarType::Float, ScalarType::UInt32));
   EXPECT_FALSE(et::canCast(ScalarType::ComplexFloat, ScalarType::Double));
   EXPECT_FALSE(et::canCast(ScalarType::Int, ScalarType::Bool));
   static_assert(et::can_cast<int32_t, double>::value);

@@ -209,10 +209,11 @@ inline size_t elementSize(ScalarType t) {
 
 // ---- categories ----------------------------------------------------------------
 
+// As upstream (and c10): the barebones unsigned types UInt16/32/64 are not
+// integral here, so canCast() lets floating data into them.
 constexpr bool isIntegralType(ScalarType t, bool includeBool) {
   return (includeBool && t == ScalarType::Bool) || t == ScalarType::Byte || t == ScalarType::Char ||
-         t == ScalarType::Short || t == ScalarType::Int || t == ScalarType::Long ||
-         t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
+         t == ScalarType::Short || t == ScalarType::Int || t == ScalarType::Long;
 }
 constexpr bool isFloatingType(ScalarType t) {
   return t == ScalarType::Double || t == ScalarType::Float || t == ScalarType::Half ||
