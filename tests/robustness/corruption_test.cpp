@@ -4,23 +4,18 @@
 // extended-header offsets and sizes and with vector lengths set huge, all go
 // through Program::load + load_method + execute.
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "test_files.h"
 
 #include "untrusted_input/corrupt.h"
 #include "untrusted_input/run_program.h"
 #include "untrusted_input/seed_programs.h"
 
 namespace {
-
-std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
 
 void quiet(::executorch::runtime::LogLevel, const char*, const char*, size_t, const char*, size_t) {
 }
@@ -65,7 +60,7 @@ TEST_F(Corruption, ConformancePrograms) {
   Totals t;
   size_t found = 0;
   for (const char* f : {"add.pte", "linear_constant_buffer.pte"}) {
-    auto good = read_file(dir + "/" + f);
+    auto good = et_test::read_bytes(dir + "/" + f);
     if (good.empty()) continue;
     ++found;
     run_variants(f, good, /*every length*/ 0, &t);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_files.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -32,8 +34,7 @@ using executorch::runtime::Span;
 namespace {
 
 std::string data(const std::string& name) {
-  const char* dir = std::getenv("ET_UPSTREAM_PROGRAMS_DIR");
-  return std::string(dir != nullptr ? dir : ET_UPSTREAM_PROGRAMS_DIR_DEFAULT) + "/" + name;
+  return et_test::data_path("ET_UPSTREAM_PROGRAMS_DIR", ET_UPSTREAM_PROGRAMS_DIR_DEFAULT, name);
 }
 
 // One program's "forward", loaded into zero-filled planned buffers.

@@ -12,9 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include "test_files.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -45,8 +46,7 @@ using executorch::runtime::Tag;
 namespace {
 
 std::string data(const std::string& name) {
-  const char* dir = std::getenv("ET_UPSTREAM_PROGRAMS_DIR");
-  return std::string(dir != nullptr ? dir : ET_UPSTREAM_PROGRAMS_DIR_DEFAULT) + "/" + name;
+  return et_test::data_path("ET_UPSTREAM_PROGRAMS_DIR", ET_UPSTREAM_PROGRAMS_DIR_DEFAULT, name);
 }
 
 std::string hex(Error e) {

@@ -12,10 +12,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include "test_files.h"
+
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -27,17 +26,10 @@ using executorch::runtime::EValue;
 namespace {
 
 std::string data_file(const char* name) {
-  const char* dir = std::getenv("ET_LLM_OPS_DATA_DIR");
-  return std::string(dir != nullptr ? dir : ET_LLM_OPS_DATA_DIR_DEFAULT) + "/" + name;
+  return et_test::data_path("ET_LLM_OPS_DATA_DIR", ET_LLM_OPS_DATA_DIR_DEFAULT, name);
 }
 
-std::vector<float> read_floats(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<float> v(bytes.size() / sizeof(float));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
-  return v;
-}
+using et_test::read_floats;
 
 // Shapes of the exported program: q [1, 3, 4, 8], k and v [1, 3, 2, 8].
 constexpr size_t kQ = 1 * 3 * 4 * 8, kKV = 1 * 3 * 2 * 8;
@@ -93,8 +85,7 @@ TEST(LlmProgram, SdpaVariantsMatchEager) {
   executorch::runtime::runtime_init();
   Module m(data_file("sdpa_variants.pte"));
   ASSERT_EQ(m.load(), Error::Ok);
-  std::ifstream f(data_file("sdpa_variants.inputs.bin"), std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> bytes = et_test::read_bytes(data_file("sdpa_variants.inputs.bin"));
   size_t off = 0;
   auto floats = [&](size_t n) {
     std::vector<float> v(n);

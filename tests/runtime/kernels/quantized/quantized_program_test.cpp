@@ -9,10 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <iterator>
+#include "test_files.h"
+
 #include <string>
 #include <vector>
 
@@ -23,17 +21,10 @@ using executorch::runtime::Error;
 namespace {
 
 std::string data_file(const char* name) {
-  const char* dir = std::getenv("ET_QUANTIZED_DATA_DIR");
-  return std::string(dir != nullptr ? dir : ET_QUANTIZED_DATA_DIR_DEFAULT) + "/" + name;
+  return et_test::data_path("ET_QUANTIZED_DATA_DIR", ET_QUANTIZED_DATA_DIR_DEFAULT, name);
 }
 
-std::vector<float> read_floats(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<float> v(bytes.size() / sizeof(float));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
-  return v;
-}
+using et_test::read_floats;
 
 TEST(QuantizedProgram, Embedding4bitThenQuantizeDequantizeMatchesEager) {
   executorch::runtime::runtime_init();
