@@ -119,6 +119,28 @@ std::string json_scalar(const EValue& v) {
   return "{\"dtype\":\"" + json_escape(dtype) + "\",\"shape\":[],\"values\":[" + value + "]}";
 }
 
+// The library wraps more than ten shown items over lines, as upstream does;
+// executorch-run prints one line per output. Only a string has newlines of
+// its own, so in anything else each is a wrap: dropped with its indent, the
+// ", " before a closing "]" dropped too, and a space kept after "...,".
+std::string one_line(const std::string& wrapped) {
+  std::string r;
+  for (size_t i = 0; i < wrapped.size(); ++i) {
+    if (wrapped[i] != '\n') {
+      r += wrapped[i];
+      continue;
+    }
+    while (i + 1 < wrapped.size() && wrapped[i + 1] == ' ') ++i;
+    const bool closing = i + 1 < wrapped.size() && wrapped[i + 1] == ']';
+    if (closing) {
+      while (!r.empty() && (r.back() == ' ' || r.back() == ',')) r.pop_back();
+    } else if (!r.empty() && r.back() == ',') {
+      r += ' ';
+    }
+  }
+  return r;
+}
+
 } // namespace
 
 std::string format_output(const EValue& v, size_t index, const PrintOptions& p,
@@ -132,8 +154,7 @@ std::string format_output(const EValue& v, size_t index, const PrintOptions& p,
   }
   // "output 0: Float tensor(sizes=[2], [1., 2.])", "output 1: Int 3".
   std::ostringstream os;
-  os << "output " << index << ": "
-     << ::executorch::extension::evalue_edge_items(p.all_values ? LONG_MAX / 2 : long(kEdge));
+  os << ::executorch::extension::evalue_edge_items(p.all_values ? LONG_MAX / 2 : long(kEdge));
   if (v.isTensor()) {
     HostTensor host(v.toTensor(), index, budget);
     os << dtype_name(host.get().scalar_type()) << " " << EValue(host.get());
@@ -142,8 +163,8 @@ std::string format_output(const EValue& v, size_t index, const PrintOptions& p,
   } else {
     os << tag_name(v.tag) << " " << v;
   }
-  os << "\n";
-  return os.str();
+  return "output " + std::to_string(index) + ": " + (v.isString() ? os.str() : one_line(os.str())) +
+         "\n";
 }
 
 } // namespace et_run

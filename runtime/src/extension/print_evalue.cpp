@@ -67,14 +67,48 @@ void print_string(std::ostream& os, std::string_view s) {
   os << '"';
 }
 
+// Upstream's layout: more than kItemsPerLine shown items go "  "-indented,
+// kItemsPerLine to a line, every item followed by ", ", and "]" on a line of
+// its own. An elided tail's lines are counted from its end, so its first
+// line is the short one and the last is full.
+constexpr size_t kItemsPerLine = 10;
+
+template <typename Fn>
+void print_wrapped(std::ostream& os, size_t n, size_t front, size_t back, Fn& print_one) {
+  auto lines = [&](size_t from, size_t to, size_t first_line) {
+    size_t on_line = 0, line_len = first_line;
+    for (size_t i = from; i < to; ++i) {
+      if (on_line == 0) {
+        os << "\n  ";
+      }
+      print_one(i);
+      os << ", ";
+      if (++on_line == line_len) {
+        on_line = 0;
+        line_len = kItemsPerLine;
+      }
+    }
+  };
+  os << "[";
+  lines(0, front, kItemsPerLine);
+  if (back > 0) {
+    os << "\n  ...,";
+    lines(n - back, n, back % kItemsPerLine == 0 ? kItemsPerLine : back % kItemsPerLine);
+  }
+  os << "\n]";
+}
+
 // Prints "[a, b, c, ..., x, y, z]": at most edge items from each end, on one
-// line. (Upstream wraps more than ten shown items over several lines; ours
-// keeps one line, so that executorch-run prints one line per output.)
+// line up to kItemsPerLine shown items, wrapped past that.
 template <typename Fn>
 void print_sequence_with_edge(std::ostream& os, size_t n, size_t edge, Fn&& print_one) {
   const bool elide = n > 2 * edge;
   const size_t front = elide ? edge : n;
   const size_t back = elide ? edge : 0;
+  if (front + back > kItemsPerLine) {
+    print_wrapped(os, n, front, back, print_one);
+    return;
+  }
   os << "[";
   for (size_t i = 0; i < front; ++i) {
     print_one(i);
@@ -132,7 +166,7 @@ void print_element(std::ostream& os, const T& v) {
 
 void print_tensor(std::ostream& os, const ::executorch::aten::Tensor& t) {
   os << "tensor(sizes=";
-  // Sizes are never elided (but wrap as any sequence).
+  // Sizes are never elided (but wrap as any sequence does).
   print_sequence_with_edge(os, t.sizes().size(), t.sizes().size(),
                            [&](size_t i) { os << t.sizes()[i]; });
   os << ", ";

@@ -46,25 +46,39 @@ TEST(PrintEValueTest, TensorsAndEdgeItems) {
   std::ostringstream one;
   one << ext::evalue_edge_items(1) << EValue(deep);
   EXPECT_EQ(one.str(), "tensor(sizes=[1, 1, 1, 1, 1, 1, 1, 2], [1., 2.])");
-  // ... however many there are.
+  // ... however many there are (past ten they wrap).
   auto eleven =
       ext::make_tensor_ptr({2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, std::vector<float>{1.f, 2.f});
-  EXPECT_EQ(str(EValue(eleven)), "tensor(sizes=[2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1., 2.])");
+  EXPECT_EQ(str(EValue(eleven)),
+            "tensor(sizes=[\n  2, 1, 1, 1, 1, 1, 1, 1, 1, 1, \n  1, \n], [1., 2.])");
 }
 
-// Ours: long sequences stay on one line (upstream wraps more than ten shown
-// items), so executorch-run prints one line per output.
-TEST(PrintEValueTest, LongSequencesStayOnOneLine) {
+// Upstream's layout: up to ten shown items stay on one line; more go ten
+// to a line, each followed by ", ", the elided tail's short line first.
+TEST(PrintEValueTest, MoreThanTenShownItemsWrap) {
   std::vector<double> v(25);
   for (size_t i = 0; i < v.size(); ++i) v[i] = double(i);
-  EValue twelve(executorch::runtime::ArrayRef<double>(v.data(), 12));
   std::ostringstream os;
-  os << ext::evalue_edge_items(100) << twelve;
-  EXPECT_EQ(os.str(), "(len=12)[0., 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11.]");
-  EValue all(executorch::runtime::ArrayRef<double>(v.data(), v.size()));
+  os << ext::evalue_edge_items(5)
+     << EValue(executorch::runtime::ArrayRef<double>(v.data(), v.size()));
+  EXPECT_EQ(os.str(), "(len=25)[0., 1., 2., 3., 4., ..., 20., 21., 22., 23., 24.]");
+  EValue twelve(executorch::runtime::ArrayRef<double>(v.data(), 12));
   os.str("");
-  os << ext::evalue_edge_items(6) << all;
-  EXPECT_EQ(os.str(), "(len=25)[0., 1., 2., 3., 4., 5., ..., 19., 20., 21., 22., 23., 24.]");
+  os << ext::evalue_edge_items(100) << twelve;
+  EXPECT_EQ(os.str(), "(len=12)[\n  0., 1., 2., 3., 4., 5., 6., 7., 8., 9., \n  10., 11., \n]");
+  os.str("");
+  os << ext::evalue_edge_items(12)
+     << EValue(executorch::runtime::ArrayRef<double>(v.data(), v.size()));
+  EXPECT_EQ(os.str(),
+            "(len=25)[\n  0., 1., 2., 3., 4., 5., 6., 7., 8., 9., \n  10., 11., \n  ...,"
+            "\n  13., 14., \n  15., 16., 17., 18., 19., 20., 21., 22., 23., 24., \n]");
+  // A front that ends a line: the ellipsis line follows it directly.
+  os.str("");
+  os << ext::evalue_edge_items(10)
+     << EValue(executorch::runtime::ArrayRef<double>(v.data(), v.size()));
+  EXPECT_EQ(os.str(),
+            "(len=25)[\n  0., 1., 2., 3., 4., 5., 6., 7., 8., 9., \n  ...,"
+            "\n  15., 16., 17., 18., 19., 20., 21., 22., 23., 24., \n]");
 }
 
 TEST(PrintEValueTest, NegativeZeroAndEscapedStrings) {
