@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -34,7 +35,7 @@ void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 // Each prefix is copied to a buffer of its own size, so ASan sees any read
 // past the end.
 TEST_F(HostileTest, EveryTruncationFails) {
-  for (const char* name : {"linear_relu_add.bin", "conv.bin"}) {
+  for (const char* name : {"linear_relu_add.bin", "conv.bin", "pool_mix.bin"}) {
     const auto blob = xnnpack_test::read_fixture(name);
     ASSERT_FALSE(blob.empty());
     for (size_t n = 0; n < blob.size(); ++n) {
@@ -81,19 +82,25 @@ TEST_F(HostileTest, BadIdentifiers) {
 }
 
 // Every single-bit flip of a real payload either parses or fails cleanly.
+// (squeezenet1_1.bin: pooling, concatenation and reshape parameters.)
 TEST_F(HostileTest, BitFlipsNeverCrash) {
-  const auto blob = xnnpack_test::read_fixture("linear_relu_add.bin");
-  for (size_t i = 0; i < blob.size(); ++i) {
-    for (int bit = 0; bit < 8; bit += 3) {
-      auto b = blob;
-      b[i] ^= static_cast<uint8_t>(1u << bit);
-      (void)parse_payload(b.data(), b.size());
+  for (const char* name : {"linear_relu_add.bin", "pool_mix.bin", "squeezenet1_1.bin"}) {
+    const auto blob = xnnpack_test::read_fixture(name);
+    ASSERT_FALSE(blob.empty()) << name;
+    for (size_t i = 0; i < blob.size(); ++i) {
+      for (int bit = 0; bit < 8; bit += 3) {
+        auto b = blob;
+        b[i] ^= static_cast<uint8_t>(1u << bit);
+        (void)parse_payload(b.data(), b.size());
+      }
     }
   }
 }
 
 // A graph built here: one fp32 value (id 0) of dims {2, 3} and the given
 // node, constant table and input list; bare (no header) unless `region`.
+// Every value is flagged an external input (values 1, 2, ... also an
+// output), so that nodes may read any and what they write counts as used.
 struct Graph {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<fb::XNode>> nodes;
@@ -102,6 +109,9 @@ struct Graph {
   uint32_t constant_idx = 0;
   std::vector<uint32_t> inputs{0};
   std::vector<uint32_t> dims{2, 3};
+  std::vector<std::vector<uint32_t>> more; // the dims of values 1, 2, ...
+  uint32_t num_externs = 1;
+  uint32_t more_flags = 3; // of values 1, 2, ...: external input and output
 
   void add_1x1(uint32_t in, uint32_t out) {
     auto t = fb::Create_XNNNode1x1(fbb, in, out, 0);
@@ -113,11 +123,17 @@ struct Graph {
   std::vector<uint8_t> finish(const char* identifier = "XN01") {
     auto tensor = fb::CreateXNNTensorValueDirect(fbb, fb::XNNDatatype::xnn_datatype_fp32,
                                                  static_cast<uint32_t>(dims.size()), &dims,
-                                                 constant_idx, 0, 0, 0);
+                                                 constant_idx, 0, 1, 0);
     std::vector<flatbuffers::Offset<fb::XValue>> values{
         fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, tensor.Union())};
+    for (uint32_t i = 0; i < more.size(); ++i) {
+      auto t = fb::CreateXNNTensorValueDirect(fbb, fb::XNNDatatype::xnn_datatype_fp32,
+                                              static_cast<uint32_t>(more[i].size()), &more[i], 0,
+                                              0xffffffffu, more_flags, i + 1);
+      values.push_back(fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, t.Union()));
+    }
     std::vector<uint32_t> outputs;
-    auto g = fb::CreateXNNGraphDirect(fbb, "1", &nodes, &values, 1, &inputs, &outputs,
+    auto g = fb::CreateXNNGraphDirect(fbb, "1", &nodes, &values, num_externs, &inputs, &outputs,
                                       buffers.empty() ? nullptr : &buffers, nullptr, &constants);
     fbb.Finish(g, identifier);
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
@@ -148,6 +164,43 @@ TEST_F(HostileTest, NodeNamesMissingValue) {
     g.add_1x1(0, id);
     const auto b = g.finish();
     EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << id;
+  }
+}
+
+// Nodes in order read only inputs, constants and what earlier nodes wrote;
+// every external output is written and every value written is used
+// (XNNPACK aborts on an output nothing writes, and on some dead nodes).
+TEST_F(HostileTest, DataflowOrder) {
+  struct Case {
+    std::vector<std::pair<uint32_t, uint32_t>> nodes; // sigmoid in -> out
+    uint32_t more_flags;
+    Error want;
+  };
+  const Case cases[] = {
+      {{{0, 1}, {1, 2}}, 0x2, Error::Ok},           {{{1, 2}, {0, 1}}, 0x2, Error::InvalidProgram},
+      {{{0, 1}}, 0x2, Error::InvalidProgram},       {{}, 0x2, Error::InvalidProgram},
+      {{{0, 1}, {1, 2}}, 0, Error::InvalidProgram}, {{{0, 1}, {0, 2}}, 0x2, Error::Ok}};
+  for (const auto& c : cases) {
+    Graph g;
+    g.more = {{2, 3}, {2, 3}};
+    g.more_flags = c.more_flags;
+    for (const auto& io : c.nodes) {
+      g.add_1x1(io.first, io.second);
+    }
+    const auto b = g.finish();
+    auto p = parse_payload(b.data(), b.size());
+    EXPECT_EQ(p.ok() ? Error::Ok : p.error(), c.want)
+        << c.nodes.size() << " nodes, flags " << c.more_flags;
+  }
+}
+
+// More external values than values: XNNPACK would allocate them all.
+TEST_F(HostileTest, TooManyExterns) {
+  for (uint32_t n : {2u, 0x10000u, 0xffffffffu}) {
+    Graph g;
+    g.num_externs = n;
+    const auto b = g.finish();
+    EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram) << n;
   }
 }
 
@@ -326,6 +379,193 @@ TEST_F(HostileTest, BadConvolutions) {
     const auto b = g.finish();
     EXPECT_EQ(parse_payload(b.data(), b.size()).error(), Error::InvalidProgram)
         << c.kernel << " " << c.stride << " " << c.dilation << " " << c.groups;
+  }
+}
+
+// Parses a one-node graph: Error::Ok or what parse_payload answered.
+Error parse_status(Graph& g, fb::XNodeUnion type, flatbuffers::Offset<void> table) {
+  g.nodes.push_back(fb::CreateXNode(g.fbb, type, table, 5));
+  const auto b = g.finish();
+  auto p = parse_payload(b.data(), b.size());
+  return p.ok() ? Error::Ok : p.error();
+}
+
+// Pooling windows: zero or one-element windows, zero strides and
+// dilations, overflowing dilated windows, padding as large as the window,
+// a padded input smaller than it, flags, and shapes off the input's
+// (value 0 is 1x4x4x2, value 1 1x2x2x2, value 2 1x2x2x3, value 3 2x3).
+TEST_F(HostileTest, BadPooling) {
+  struct Case {
+    uint32_t pad, pool_h, pool_w, stride, dilation, out, flags;
+  };
+  const Case bad[] = {
+      {0, 0, 2, 2, 1, 1, 0},   {0, 2, 0, 2, 1, 1, 0}, {0, 1, 1, 1, 1, 1, 0},
+      {0, 2, 2, 0, 1, 1, 0},   {0, 2, 2, 2, 0, 1, 0}, {0, 3, 3, 1, 0x80000000u, 1, 0},
+      {2, 2, 2, 2, 1, 1, 0},   {0, 5, 5, 1, 1, 1, 0}, {0, 2, 2, 2, 1, 1, 0x10},
+      {1, 2, 2, 2, 1, 1, 0x4}, {0, 2, 2, 2, 1, 2, 0}, {0, 2, 2, 2, 1, 3, 0}};
+  for (auto type : {fb::XNodeUnion::XNNMaxPooling2d, fb::XNodeUnion::XNNAvgPooling2d}) {
+    for (const auto& c : bad) {
+      Graph g;
+      g.dims = {1, 4, 4, 2};
+      g.more = {{1, 2, 2, 2}, {1, 2, 2, 3}, {2, 3}};
+      auto t =
+          fb::Create_XNNPooling2D(g.fbb, c.pad, c.pad, c.pad, c.pad, c.pool_h, c.pool_w, c.stride,
+                                  c.stride, c.dilation, c.dilation, 0, c.out, c.flags);
+      const Error e = parse_status(g, type, t.Union());
+      // Average pooling has no dilation: those cases are valid for it.
+      const bool dilation_only = type == fb::XNodeUnion::XNNAvgPooling2d && c.dilation != 1;
+      if (!dilation_only) {
+        EXPECT_EQ(e, Error::InvalidProgram)
+            << fb::EnumNameXNodeUnion(type) << " pad " << c.pad << " pool " << c.pool_h << "x"
+            << c.pool_w << " stride " << c.stride << " dilation " << c.dilation;
+      }
+    }
+    // The window upstream's exporter writes for MaxPool2d(2) (with its
+    // KEEP_DIMS flag), and one padded 3x3/2 as resnet's.
+    for (uint32_t pad : {0u, 1u}) {
+      Graph g;
+      g.dims = {1, 4, 4, 2};
+      g.more = {{1, 2, 2, 2}};
+      auto t = fb::Create_XNNPooling2D(g.fbb, pad, pad, pad, pad, 2 + pad, 2 + pad, 2, 2, 1, 1, 0,
+                                       1, 0x40);
+      EXPECT_EQ(parse_status(g, type, t.Union()), Error::Ok) << fb::EnumNameXNodeUnion(type);
+    }
+  }
+}
+
+// Global average pooling: the output must be the input with its two
+// spatial dims set to 1 (KEEP_DIMS) or dropped; at least 3 dims.
+TEST_F(HostileTest, BadGlobalPooling) {
+  struct Case {
+    std::vector<uint32_t> in, out;
+    uint32_t flags;
+    Error want;
+  };
+  const Case cases[] = {{{1, 4, 4, 2}, {1, 1, 1, 2}, 0x40, Error::Ok},
+                        {{1, 4, 4, 2}, {1, 2}, 0, Error::Ok},
+                        {{1, 4, 4, 2}, {1, 1, 1, 3}, 0x40, Error::InvalidProgram},
+                        {{1, 4, 4, 2}, {1, 2, 2, 2}, 0x40, Error::InvalidProgram},
+                        {{1, 4, 4, 2}, {1, 1, 1, 2}, 0, Error::InvalidProgram},
+                        {{1, 4, 4, 2}, {1, 1, 1, 2}, 0x44, Error::InvalidProgram},
+                        {{4, 2}, {1, 2}, 0x40, Error::InvalidProgram}};
+  for (const auto& c : cases) {
+    Graph g;
+    g.dims = c.in;
+    g.more = {c.out};
+    auto t = fb::Create_XNNNode1x1(g.fbb, 0, 1, c.flags);
+    EXPECT_EQ(parse_status(g, fb::XNodeUnion::XNNGlobalAvgPooling2d, t.Union()), c.want)
+        << c.in.size() << " -> " << c.out.size() << " flags " << c.flags;
+  }
+}
+
+// Concatenations: the axis below the rank, every input of the output's rank
+// and its dims off the axis, sizes along the axis adding up
+// (value 0 is 2x3, 1 2x4, 2 2x7, 3 3x3, 4 2x3x1, 5 2x10).
+TEST_F(HostileTest, BadConcatenation) {
+  struct Case {
+    fb::XNodeUnion type;
+    uint32_t axis, in1, in2, in3, out, flags;
+    Error want;
+  };
+  const auto c2 = fb::XNodeUnion::XNNConcatenate2;
+  const auto c3 = fb::XNodeUnion::XNNConcatenate3;
+  const Case cases[] = {{c2, 1, 0, 1, 0, 2, 0, Error::Ok},
+                        {c3, 1, 0, 1, 0, 5, 0, Error::Ok},
+                        {c2, 2, 0, 1, 0, 2, 0, Error::InvalidProgram},
+                        {c2, 0xffffffffu, 0, 1, 0, 2, 0, Error::InvalidProgram},
+                        {c2, 0, 0, 1, 0, 2, 0, Error::InvalidProgram},
+                        {c2, 1, 0, 0, 0, 2, 0, Error::InvalidProgram},
+                        {c2, 1, 0, 3, 0, 2, 0, Error::InvalidProgram},
+                        {c2, 1, 0, 4, 0, 2, 0, Error::InvalidProgram},
+                        {c3, 1, 0, 1, 1, 5, 0, Error::InvalidProgram},
+                        {c2, 1, 0, 1, 0, 2, 0x1, Error::InvalidProgram}};
+  for (const auto& c : cases) {
+    Graph g;
+    g.more = {{2, 4}, {2, 7}, {3, 3}, {2, 3, 1}, {2, 10}};
+    auto t = fb::Create_XNNCat(g.fbb, c.axis, c.in1, c.in2, c.in3, 0, c.out, c.flags, 0);
+    EXPECT_EQ(parse_status(g, c.type, t.Union()), c.want)
+        << fb::EnumNameXNodeUnion(c.type) << " axis " << c.axis << " " << c.in1 << "," << c.in2
+        << "," << c.in3 << " -> " << c.out;
+  }
+}
+
+// Reshapes: the element count kept, at most one inferred (0) dim that
+// divides it, the output's dims new_shape's (value 0 is 2x3, 1 3x2, 2 6).
+TEST_F(HostileTest, BadReshape) {
+  struct Case {
+    std::vector<uint32_t> shape;
+    uint32_t out, flags;
+    Error want;
+  };
+  const Case cases[] = {{{3, 2}, 1, 0, Error::Ok},
+                        {{0, 2}, 1, 0, Error::Ok},
+                        {{6}, 2, 0, Error::Ok},
+                        {{0}, 2, 0, Error::Ok},
+                        {{0, 0}, 1, 0, Error::InvalidProgram},
+                        {{4, 0}, 1, 0, Error::InvalidProgram},
+                        {{4, 2}, 1, 0, Error::InvalidProgram},
+                        {{3, 2}, 2, 0, Error::InvalidProgram},
+                        {{6}, 1, 0, Error::InvalidProgram},
+                        {{0xffffffffu, 0xffffffffu, 0xffffffffu}, 1, 0, Error::InvalidProgram},
+                        {{0xffffffffu, 0xffffffffu, 0}, 1, 0, Error::InvalidProgram},
+                        {{3, 2}, 1, 0x1, Error::InvalidProgram}};
+  for (const auto& c : cases) {
+    Graph g;
+    g.more = {{3, 2}, {6}};
+    auto t = fb::CreateXNNStaticReshapeDirect(g.fbb, static_cast<uint32_t>(c.shape.size()),
+                                              &c.shape, 0, c.out, c.flags);
+    EXPECT_EQ(parse_status(g, fb::XNodeUnion::XNNStaticReshape, t.Union()), c.want)
+        << c.shape.size() << " dims -> " << c.out;
+  }
+  Graph g; // num_dims that is not the list's length
+  const std::vector<uint32_t> shape{3, 2};
+  auto t = fb::CreateXNNStaticReshapeDirect(g.fbb, 3, &shape, 0, 0, 0);
+  EXPECT_EQ(parse_status(g, fb::XNodeUnion::XNNStaticReshape, t.Union()), Error::InvalidProgram);
+}
+
+// Constant pads: one padding per dim of the input and output, which must
+// be the input padded (value 0 is 2x3, value 1 4x5).
+TEST_F(HostileTest, BadConstantPad) {
+  struct Case {
+    std::vector<uint32_t> pre, post;
+    uint32_t flags;
+    Error want;
+  };
+  const Case cases[] = {{{1, 1}, {1, 1}, 0, Error::Ok},
+                        {{2, 0}, {0, 2}, 0, Error::Ok},
+                        {{1}, {1}, 0, Error::InvalidProgram},
+                        {{1, 1}, {1}, 0, Error::InvalidProgram},
+                        {{1, 1}, {1, 2}, 0, Error::InvalidProgram},
+                        {{0xffffffffu, 1}, {0xffffffffu, 1}, 0, Error::InvalidProgram},
+                        {{1, 1, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0, 0}, 0, Error::InvalidProgram},
+                        {{1, 1}, {1, 1}, 0x1, Error::InvalidProgram}};
+  for (const auto& c : cases) {
+    Graph g;
+    g.more = {{4, 5}};
+    auto t = fb::CreateXNNStaticConstantPadDirect(g.fbb, &c.pre, &c.post, 0.5f, 0, 1, c.flags);
+    EXPECT_EQ(parse_status(g, fb::XNodeUnion::XNNStaticConstantPad, t.Union()), c.want)
+        << c.pre.size() << "/" << c.post.size();
+  }
+}
+
+// Element-wise hardswish, sigmoid and softmax: the output has the input's
+// shape, softmax needs at least one dim, no flags (value 1 is 3x2).
+TEST_F(HostileTest, BadElementwiseUnary) {
+  for (auto type :
+       {fb::XNodeUnion::XNNHardswish, fb::XNodeUnion::XNNSigmoid, fb::XNodeUnion::XNNSoftmax}) {
+    for (uint32_t flags : {0u, 0x1u}) {
+      Graph g;
+      g.more = {{3, 2}};
+      auto t = fb::Create_XNNNode1x1(g.fbb, 0, flags == 0 ? 1 : 0, flags);
+      EXPECT_EQ(parse_status(g, type, t.Union()), Error::InvalidProgram)
+          << fb::EnumNameXNodeUnion(type) << " flags " << flags;
+    }
+    Graph g;
+    g.dims = {};
+    auto t = fb::Create_XNNNode1x1(g.fbb, 0, 0, 0);
+    EXPECT_EQ(parse_status(g, type, t.Union()),
+              type == fb::XNodeUnion::XNNSoftmax ? Error::InvalidProgram : Error::Ok)
+        << fb::EnumNameXNodeUnion(type) << " on a scalar";
   }
 }
 

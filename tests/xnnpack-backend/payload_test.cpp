@@ -129,4 +129,63 @@ TEST_F(PayloadTest, ConstantsAreNamedData) {
   }
 }
 
+// The node kinds of each CNN fixture, by name (make_payloads.py), and the
+// parameters read for the first node of some of them.
+size_t count_kind(const Payload& p, const char* kind) {
+  size_t n = 0;
+  for (const auto& node : p.nodes) {
+    n += std::string(node.type_name) == kind ? 1 : 0;
+  }
+  return n;
+}
+
+TEST_F(PayloadTest, CnnNodeKinds) {
+  struct Case {
+    const char* file;
+    const char* kind;
+    size_t count;
+  };
+  const Case cases[] = {{"pool_mix.bin", "XNNStaticConstantPad", 1},
+                        {"pool_mix.bin", "XNNAvgPooling2d", 1},
+                        {"pool_mix.bin", "XNNSigmoid", 1},
+                        {"pool_mix.bin", "XNNConcatenate3", 1},
+                        {"pool_mix.bin", "XNNSoftmax", 1},
+                        {"mobilenet_v2.bin", "XNNGlobalAvgPooling2d", 1},
+                        {"mobilenet_v2.bin", "XNNDepthwiseConv2d", 8},
+                        {"mobilenet_v3_small.bin", "XNNHardswish", 19},
+                        {"mobilenet_v3_small.bin", "XNNGlobalAvgPooling2d", 10},
+                        {"resnet18.bin", "XNNMaxPooling2d", 1},
+                        {"resnet18.bin", "XNNStaticReshape", 1},
+                        {"squeezenet1_1.bin", "XNNMaxPooling2d", 3},
+                        {"squeezenet1_1.bin", "XNNConcatenate2", 8}};
+  for (const auto& c : cases) {
+    const auto blob = xnnpack_test::read_fixture(c.file);
+    auto p = parse_payload(blob.data(), blob.size());
+    ASSERT_TRUE(p.ok()) << c.file << ": " << static_cast<int>(p.error());
+    EXPECT_EQ(count_kind(*p, c.kind), c.count) << c.file << " " << c.kind;
+  }
+}
+
+// resnet18's stem max pool: 3x3, stride 2, padding 1, with the KEEP_DIMS
+// flag upstream's exporter sets; the reshape to 1x32 before its linear layer.
+TEST_F(PayloadTest, ResNetPoolingParams) {
+  const auto blob = xnnpack_test::read_fixture("resnet18.bin");
+  auto p = parse_payload(blob.data(), blob.size());
+  ASSERT_TRUE(p.ok());
+  for (const auto& n : p->nodes) {
+    if (std::string(n.type_name) == "XNNMaxPooling2d") {
+      EXPECT_EQ(n.pool.pooling_height, 3u);
+      EXPECT_EQ(n.pool.pooling_width, 3u);
+      EXPECT_EQ(n.pool.stride_height, 2u);
+      EXPECT_EQ(n.pool.padding_top, 1u);
+      EXPECT_EQ(n.pool.padding_left, 1u);
+      EXPECT_EQ(n.pool.dilation_height, 1u);
+      EXPECT_EQ(n.flags, 0x40u);
+    }
+    if (std::string(n.type_name) == "XNNStaticReshape") {
+      EXPECT_EQ(n.new_shape, (std::vector<uint32_t>{1, 32}));
+    }
+  }
+}
+
 } // namespace

@@ -38,6 +38,13 @@ Error check_list(const std::vector<uint32_t>& ids, const std::vector<uint32_t>& 
 }
 
 Error check_externs(const Payload& payload) {
+  // Each external id names one value; XNNPACK allocates num_externs slots
+  // up front, so an unbounded count is an allocation the file chooses.
+  if (payload.num_externs > payload.values.size()) {
+    ET_LOG(Error, "XNNPACK payload: %u external values, but only %zu values", payload.num_externs,
+           payload.values.size());
+    return Error::InvalidProgram;
+  }
   for (const Value& v : payload.values) {
     if (v.external_id != kInvalidValueId && v.external_id >= payload.num_externs) {
       ET_LOG(Error, "XNNPACK payload: value %u has external id %u of %u", v.id, v.external_id,
@@ -46,6 +53,75 @@ Error check_externs(const Payload& payload) {
     }
   }
   return Error::Ok;
+}
+
+// XNNPACK's value flags (xnnpack.h's XNN_VALUE_FLAG_EXTERNAL_*).
+constexpr uint32_t kExternalInput = 0x1;
+constexpr uint32_t kExternalOutput = 0x2;
+
+bool has_value(const std::vector<uint32_t>& sorted, uint32_t id) {
+  return std::binary_search(sorted.begin(), sorted.end(), id);
+}
+
+// Every value a node writes is read by a node or is an external output
+// (`outputs`, sorted here). XNNPACK's subgraph optimizer aborts on some
+// graphs with a node whose result nothing uses; exporters write none.
+Error check_all_used(const Payload& payload, std::vector<uint32_t>& outputs) {
+  std::vector<uint32_t> read(outputs);
+  for (const Node& n : payload.nodes) {
+    read.insert(read.end(), n.inputs.begin(), n.inputs.end());
+  }
+  std::sort(read.begin(), read.end());
+  for (const Node& n : payload.nodes) {
+    for (uint32_t id : n.outputs) {
+      if (!has_value(read, id)) {
+        ET_LOG(Error, "XNNPACK payload: %s node %u writes value %u, which nothing uses",
+               n.type_name, n.debug_handle, id);
+        return Error::InvalidProgram;
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+// Nodes in order: each reads only values that are inputs, constants or
+// written by an earlier node; every external output is written or is an
+// input. XNNPACK runs the nodes in this order and aborts on a graph output
+// nothing produces.
+Error check_dataflow(const Payload& payload) {
+  std::vector<uint32_t> ready;
+  std::vector<uint32_t> outputs;
+  for (const Value& v : payload.values) {
+    if ((v.flags & kExternalInput) != 0 || v.constant_index != 0) {
+      ready.push_back(v.id);
+    }
+    if ((v.flags & kExternalOutput) != 0) {
+      outputs.push_back(v.id);
+    }
+  }
+  std::sort(ready.begin(), ready.end());
+  for (const Node& n : payload.nodes) {
+    for (uint32_t id : n.inputs) {
+      if (!has_value(ready, id)) {
+        ET_LOG(Error, "XNNPACK payload: %s node %u reads value %u before anything writes it",
+               n.type_name, n.debug_handle, id);
+        return Error::InvalidProgram;
+      }
+    }
+    for (uint32_t id : n.outputs) {
+      if (has_value(ready, id)) {
+        continue;
+      }
+      ready.insert(std::upper_bound(ready.begin(), ready.end(), id), id);
+    }
+  }
+  for (uint32_t id : outputs) {
+    if (!has_value(ready, id)) {
+      ET_LOG(Error, "XNNPACK payload: output value %u is never written", id);
+      return Error::InvalidProgram;
+    }
+  }
+  return check_all_used(payload, outputs);
 }
 
 } // namespace
@@ -66,7 +142,10 @@ Error check_ids(const Payload& payload) {
   if (e == Error::Ok) {
     e = check_list(ids, payload.output_ids, "the output list");
   }
-  return e == Error::Ok ? check_externs(payload) : e;
+  if (e == Error::Ok) {
+    e = check_externs(payload);
+  }
+  return e == Error::Ok ? check_dataflow(payload) : e;
 }
 
 } // namespace xnnpack_payload

@@ -128,6 +128,72 @@ Error read_transpose(const fb::XNNStaticTranspose& t, Node& out) {
   return check_flags(out, 0);
 }
 
+Error read_pool(const fb::_XNNPooling2D& t, bool max_pool, Node& out) {
+  PoolParams& w = out.pool;
+  w = {t.padding_top(),
+       t.padding_right(),
+       t.padding_bottom(),
+       t.padding_left(),
+       t.pooling_height(),
+       t.pooling_width(),
+       t.stride_height(),
+       t.stride_width(),
+       1,
+       1};
+  if (max_pool) {
+    w.dilation_height = t.dilation_height();
+    w.dilation_width = t.dilation_width();
+  }
+  out.flags = t.flags();
+  if (w.pooling_height == 0 || w.pooling_width == 0) {
+    return bad_conv(out, "a zero pooling size");
+  }
+  // XNNPACK refuses a one-element window (it would be a copy).
+  if (w.pooling_height == 1 && w.pooling_width == 1) {
+    return bad_conv(out, "a 1x1 pooling window");
+  }
+  if (w.stride_height == 0 || w.stride_width == 0) {
+    return bad_conv(out, "a zero stride");
+  }
+  if (w.dilation_height == 0 || w.dilation_width == 0) {
+    return bad_conv(out, "a zero dilation");
+  }
+  if (!extent_ok(w.pooling_height, w.dilation_height) ||
+      !extent_ok(w.pooling_width, w.dilation_width)) {
+    return bad_conv(out, "a dilated window that overflows");
+  }
+  if ((out.flags & kFlagTensorflowSamePadding) != 0 &&
+      (w.padding_top | w.padding_right | w.padding_bottom | w.padding_left) != 0) {
+    return bad_conv(out, "both explicit and TensorFlow SAME padding");
+  }
+  // Upstream's exporter sets KEEP_DIMS on pooling nodes; it changes nothing.
+  return check_flags(out, kFlagTensorflowSamePadding | kFlagKeepDims);
+}
+
+Error read_reshape(const fb::XNNStaticReshape& t, Node& out) {
+  out.flags = t.flags();
+  // read_node has checked that new_shape holds num_dims (<= kMaxDims) entries.
+  const auto* shape = t.new_shape();
+  out.new_shape.assign(shape == nullptr ? nullptr : shape->data(),
+                       shape == nullptr ? nullptr : shape->data() + shape->size());
+  if (std::count(out.new_shape.begin(), out.new_shape.end(), 0u) > 1) {
+    return bad_conv(out, "more than one dim to infer (0) in new_shape");
+  }
+  return check_flags(out, 0);
+}
+
+Error read_pad(const fb::XNNStaticConstantPad& t, Node& out) {
+  out.flags = t.flags();
+  // read_node has checked that both lists have one (<= kMaxDims) length.
+  const auto copy = [](const flatbuffers::Vector<uint32_t>* v, std::vector<uint32_t>& to) {
+    to.assign(v == nullptr ? nullptr : v->data(), v == nullptr ? nullptr : v->data() + v->size());
+  };
+  copy(t.pre_paddings(), out.pre_paddings);
+  copy(t.post_paddings(), out.post_paddings);
+  out.padding_value = t.padding_value();
+  return check_flags(out, 0);
+}
+
 // The values by id, sorted, for value_of.
 using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
 
@@ -222,6 +288,144 @@ Error check_transpose(const ValueIndex& p, const Node& n) {
   return Error::Ok;
 }
 
+// The smallest padded input extent a window (kernel, dilation) needs.
+uint64_t window_extent(uint32_t kernel, uint32_t dilation) {
+  return static_cast<uint64_t>(dilation) * (kernel - 1) + 1;
+}
+
+Error check_pool(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  if (in.dims.size() != 4 || o.dims.size() != 4) {
+    return bad_shape(n, "the input and output are not both 4-d (NHWC)");
+  }
+  if (in.dims[0] != o.dims[0] || in.dims[3] != o.dims[3]) {
+    return bad_shape(n, "the output's batch or channels differ from the input's");
+  }
+  const PoolParams& w = n.pool;
+  const uint64_t kh = window_extent(w.pooling_height, w.dilation_height);
+  const uint64_t kw = window_extent(w.pooling_width, w.dilation_width);
+  // A window wholly in the padding would pool nothing.
+  if (w.padding_top >= kh || w.padding_bottom >= kh || w.padding_left >= kw ||
+      w.padding_right >= kw) {
+    return bad_shape(n, "padding as large as the pooling window");
+  }
+  if ((n.flags & kFlagTensorflowSamePadding) == 0 &&
+      (uint64_t{in.dims[1]} + w.padding_top + w.padding_bottom < kh ||
+       uint64_t{in.dims[2]} + w.padding_left + w.padding_right < kw)) {
+    return bad_shape(n, "the padded input is smaller than the pooling window");
+  }
+  return Error::Ok;
+}
+
+// Averages over the second- and third-innermost dims, which the output
+// keeps as 1 (KEEP_DIMS) or drops.
+Error check_global_pool(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  const size_t r = in.dims.size();
+  if (r < 3) {
+    return bad_shape(n, "the input has fewer than 3 dims");
+  }
+  std::vector<uint32_t> expect(in.dims);
+  if ((n.flags & kFlagKeepDims) != 0) {
+    expect[r - 3] = expect[r - 2] = 1;
+  } else {
+    expect.erase(expect.begin() + (r - 3), expect.begin() + (r - 1));
+  }
+  if (o.dims != expect) {
+    return bad_shape(n, "the output is not the input with its spatial dims pooled");
+  }
+  return Error::Ok;
+}
+
+Error check_concat(const ValueIndex& p, const Node& n) {
+  const Value& o = value_of(p, n.outputs[0]);
+  if (n.axis >= o.dims.size()) {
+    return bad_shape(n, "the axis is not below the output's rank");
+  }
+  uint64_t along = 0;
+  for (uint32_t id : n.inputs) {
+    const Value& in = value_of(p, id);
+    if (in.dims.size() != o.dims.size()) {
+      return bad_shape(n, "an input's rank is not the output's");
+    }
+    for (size_t d = 0; d < o.dims.size(); ++d) {
+      if (d != n.axis && in.dims[d] != o.dims[d]) {
+        return bad_shape(n, "an input differs from the output off the axis");
+      }
+    }
+    along += in.dims[n.axis]; // at most 5 * 2^32: no overflow
+  }
+  if (along != o.dims[n.axis]) {
+    return bad_shape(n, "the inputs' sizes along the axis do not add up to the output's");
+  }
+  return Error::Ok;
+}
+
+// The product of `dims`, false if it overflows.
+bool element_count(const std::vector<uint32_t>& dims, uint64_t& count) {
+  count = 1;
+  for (uint32_t d : dims) {
+    if (__builtin_mul_overflow(count, uint64_t{d}, &count)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Error check_reshape(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  uint64_t count = 0;
+  uint64_t known = 0;
+  std::vector<uint32_t> zero_free(n.new_shape);
+  zero_free.erase(std::remove(zero_free.begin(), zero_free.end(), 0u), zero_free.end());
+  if (!element_count(in.dims, count) || !element_count(zero_free, known)) {
+    return bad_shape(n, "an element count overflows");
+  }
+  std::vector<uint32_t> expect(n.new_shape);
+  const auto inferred = std::find(expect.begin(), expect.end(), 0u);
+  if (inferred != expect.end()) {
+    if (known == 0 || count % known != 0 || count / known > std::numeric_limits<uint32_t>::max()) {
+      return bad_shape(n, "no whole dim can be inferred for new_shape");
+    }
+    *inferred = static_cast<uint32_t>(count / known);
+  } else if (known != count) {
+    return bad_shape(n, "new_shape does not have the input's element count");
+  }
+  if (o.dims != expect) {
+    return bad_shape(n, "the output's dims are not new_shape");
+  }
+  return Error::Ok;
+}
+
+Error check_pad(const ValueIndex& p, const Node& n) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  const size_t r = n.pre_paddings.size();
+  if (in.dims.size() != r || o.dims.size() != r) {
+    return bad_shape(n, "the paddings' length is not the input's and output's rank");
+  }
+  for (size_t d = 0; d < r; ++d) {
+    if (uint64_t{n.pre_paddings[d]} + in.dims[d] + n.post_paddings[d] != o.dims[d]) {
+      return bad_shape(n, "the output is not the input padded");
+    }
+  }
+  return Error::Ok;
+}
+
+// Element-wise unary operators: the output has the input's shape.
+Error check_same_shape(const ValueIndex& p, const Node& n, size_t min_rank) {
+  const Value& in = value_of(p, n.inputs[0]);
+  const Value& o = value_of(p, n.outputs[0]);
+  if (in.dims != o.dims || in.dims.size() < min_rank) {
+    return bad_shape(n, min_rank == 0 ? "the output's shape is not the input's"
+                                      : "the output's shape is not the input's, or a scalar");
+  }
+  return Error::Ok;
+}
+
 } // namespace
 
 Error read_params(const fb::XNode& node, Node& out) {
@@ -247,8 +451,31 @@ Error read_params(const fb::XNode& node, Node& out) {
       out.flags = as<fb::_XNNNode2x1>(node)->flags();
       return check_flags(out, 0);
     case XNodeUnion::XNNClamp:
+    case XNodeUnion::XNNHardswish:
+    case XNodeUnion::XNNSigmoid:
+    case XNodeUnion::XNNSoftmax:
       out.flags = as<fb::_XNNNode1x1>(node)->flags();
       return check_flags(out, 0);
+    case XNodeUnion::XNNGlobalAvgPooling2d:
+      out.flags = as<fb::_XNNNode1x1>(node)->flags();
+      return check_flags(out, kFlagKeepDims);
+    case XNodeUnion::XNNAvgPooling2d:
+      return read_pool(*as<fb::_XNNPooling2D>(node), false, out);
+    case XNodeUnion::XNNMaxPooling2d:
+      return read_pool(*as<fb::_XNNPooling2D>(node), true, out);
+    case XNodeUnion::XNNConcatenate2:
+    case XNodeUnion::XNNConcatenate3:
+    case XNodeUnion::XNNConcatenate4:
+    case XNodeUnion::XNNConcatenate5: {
+      const auto* t = as<fb::_XNNCat>(node);
+      out.flags = t->flags();
+      out.axis = t->axis();
+      return check_flags(out, 0);
+    }
+    case XNodeUnion::XNNStaticReshape:
+      return read_reshape(*as<fb::XNNStaticReshape>(node), out);
+    case XNodeUnion::XNNStaticConstantPad:
+      return read_pad(*as<fb::XNNStaticConstantPad>(node), out);
     default:
       // Kinds the backend does not define yet: their flags are not read.
       return Error::Ok;
@@ -271,6 +498,32 @@ Error check_params(const Payload& payload) {
         break;
       case XNodeUnion::XNNStaticTranspose:
         e = check_transpose(index, n);
+        break;
+      case XNodeUnion::XNNAvgPooling2d:
+      case XNodeUnion::XNNMaxPooling2d:
+        e = check_pool(index, n);
+        break;
+      case XNodeUnion::XNNGlobalAvgPooling2d:
+        e = check_global_pool(index, n);
+        break;
+      case XNodeUnion::XNNConcatenate2:
+      case XNodeUnion::XNNConcatenate3:
+      case XNodeUnion::XNNConcatenate4:
+      case XNodeUnion::XNNConcatenate5:
+        e = check_concat(index, n);
+        break;
+      case XNodeUnion::XNNStaticReshape:
+        e = check_reshape(index, n);
+        break;
+      case XNodeUnion::XNNStaticConstantPad:
+        e = check_pad(index, n);
+        break;
+      case XNodeUnion::XNNHardswish:
+      case XNodeUnion::XNNSigmoid:
+        e = check_same_shape(index, n, 0);
+        break;
+      case XNodeUnion::XNNSoftmax:
+        e = check_same_shape(index, n, 1);
         break;
       default:
         break;

@@ -46,6 +46,14 @@ struct ConvParams {
   uint32_t adjustment_height = 0, adjustment_width = 0; // transposed only
 };
 
+// The window of a pooling node (AvgPooling2d, MaxPooling2d).
+struct PoolParams {
+  uint32_t padding_top = 0, padding_right = 0, padding_bottom = 0, padding_left = 0;
+  uint32_t pooling_height = 0, pooling_width = 0;
+  uint32_t stride_height = 0, stride_width = 0;
+  uint32_t dilation_height = 1, dilation_width = 1; // max pooling only
+};
+
 struct Node {
   uint8_t type = 0;              // the XNodeUnion tag
   const char* type_name = "";    // its name in the schema, e.g. "XNNAdd"
@@ -57,9 +65,14 @@ struct Node {
   uint32_t flags = 0;
   float output_min = 0;
   float output_max = 0;
-  bool has_bias = false;      // fully connected and convolutions
-  ConvParams conv;            // convolutions
-  std::vector<uint32_t> perm; // XNNStaticTranspose: a permutation of 0..n-1
+  bool has_bias = false;                             // fully connected and convolutions
+  ConvParams conv;                                   // convolutions
+  std::vector<uint32_t> perm;                        // XNNStaticTranspose: a permutation of 0..n-1
+  PoolParams pool;                                   // AvgPooling2d, MaxPooling2d
+  uint32_t axis = 0;                                 // XNNConcatenate*: < the output's rank
+  std::vector<uint32_t> new_shape;                   // XNNStaticReshape (a 0: the one inferred dim)
+  std::vector<uint32_t> pre_paddings, post_paddings; // XNNStaticConstantPad
+  float padding_value = 0;                           // XNNStaticConstantPad
 };
 
 enum class ConstantSource { kInline, kRegion, kNamed };

@@ -71,6 +71,18 @@ bool node_supported(XNodeUnion t) {
     case XNodeUnion::XNNDepthwiseConv2d:
     case XNodeUnion::XNNClamp:
     case XNodeUnion::XNNStaticTranspose:
+    case XNodeUnion::XNNGlobalAvgPooling2d:
+    case XNodeUnion::XNNAvgPooling2d:
+    case XNodeUnion::XNNMaxPooling2d:
+    case XNodeUnion::XNNStaticReshape:
+    case XNodeUnion::XNNConcatenate2:
+    case XNodeUnion::XNNConcatenate3:
+    case XNodeUnion::XNNConcatenate4:
+    case XNodeUnion::XNNConcatenate5:
+    case XNodeUnion::XNNHardswish:
+    case XNodeUnion::XNNSigmoid:
+    case XNodeUnion::XNNSoftmax:
+    case XNodeUnion::XNNStaticConstantPad:
       return true;
     default:
       return is_binary(t, op);
@@ -148,6 +160,101 @@ xnn_status define_conv(xnn_subgraph_t sg, const Node& n, bool depthwise, uint32_
                                    n.output_max, in, w, b, o, n.flags);
 }
 
+// Upstream's exporter sets KEEP_DIMS on pooling nodes, where it means
+// nothing; XNNPACK's pooling nodes know only SAME padding.
+constexpr uint32_t kPoolFlags = XNN_FLAG_TENSORFLOW_SAME_PADDING;
+
+xnn_status define_pool(xnn_subgraph_t sg, const Node& n, bool max_pool, uint32_t in, uint32_t o) {
+  const auto& w = n.pool;
+  if (max_pool) {
+    return xnn_define_max_pooling_2d(
+        sg, w.padding_top, w.padding_right, w.padding_bottom, w.padding_left, w.pooling_height,
+        w.pooling_width, w.stride_height, w.stride_width, w.dilation_height, w.dilation_width,
+        n.output_min, n.output_max, in, o, n.flags & kPoolFlags);
+  }
+  return xnn_define_average_pooling_2d(sg, w.padding_top, w.padding_right, w.padding_bottom,
+                                       w.padding_left, w.pooling_height, w.pooling_width,
+                                       w.stride_height, w.stride_width, n.output_min, n.output_max,
+                                       in, o, n.flags & kPoolFlags);
+}
+
+// Deprecated in this XNNPACK in favour of static_mean, but it is the node
+// upstream's runtime defines (and the only one that takes an output clamp).
+xnn_status define_global_pool(xnn_subgraph_t sg, const Node& n, uint32_t in, uint32_t o) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  return xnn_define_global_average_pooling_2d(sg, n.output_min, n.output_max, in, o, n.flags);
+#pragma GCC diagnostic pop
+}
+
+xnn_status define_concat(xnn_subgraph_t sg, const Node& n, const IdMap& ids, uint32_t o) {
+  uint32_t in[5];
+  for (size_t i = 0; i < 5; ++i) {
+    in[i] = i < n.inputs.size() ? remap(ids, n.inputs[i]) : XNN_INVALID_VALUE_ID;
+  }
+  // check_params has shown that the axis is below the rank (<= 6).
+  const auto axis = static_cast<int32_t>(n.axis);
+  switch (n.inputs.size()) {
+    case 2:
+      return xnn_define_concatenate2(sg, axis, in[0], in[1], o, n.flags);
+    case 3:
+      return xnn_define_concatenate3(sg, axis, in[0], in[1], in[2], o, n.flags);
+    case 4:
+      return xnn_define_concatenate4(sg, axis, in[0], in[1], in[2], in[3], o, n.flags);
+    default:
+      return xnn_define_concatenate5(sg, axis, in[0], in[1], in[2], in[3], in[4], o, n.flags);
+  }
+}
+
+xnn_status define_reshape(xnn_subgraph_t sg, const Node& n, uint32_t in, uint32_t o) {
+  size_t shape[xnnpack_payload::kMaxDims];
+  std::copy(n.new_shape.begin(), n.new_shape.end(), shape);
+  return xnn_define_static_reshape(sg, n.new_shape.size(), shape, in, o, n.flags);
+}
+
+xnn_status define_pad(xnn_subgraph_t sg, const Node& n, uint32_t in, uint32_t o) {
+  size_t pre[xnnpack_payload::kMaxDims] = {};
+  size_t post[xnnpack_payload::kMaxDims] = {};
+  std::copy(n.pre_paddings.begin(), n.pre_paddings.end(), pre);
+  std::copy(n.post_paddings.begin(), n.post_paddings.end(), post);
+  return xnn_define_static_constant_pad(sg, pre, post, n.padding_value, in, o, n.flags);
+}
+
+// The nodes of one input and one output that take no weights.
+xnn_status define_one_to_one(xnn_subgraph_t sg, const Node& n, uint32_t in, uint32_t o) {
+  switch (static_cast<XNodeUnion>(n.type)) {
+    case XNodeUnion::XNNClamp: {
+      xnn_unary_params params;
+      params.clamp.min = n.output_min;
+      params.clamp.max = n.output_max;
+      return xnn_define_unary(sg, xnn_unary_clamp, &params, in, o, n.flags);
+    }
+    // As upstream's runtime does, an output clamp on these is not applied.
+    case XNodeUnion::XNNHardswish:
+      return xnn_define_unary(sg, xnn_unary_hardswish, nullptr, in, o, n.flags);
+    case XNodeUnion::XNNSigmoid:
+      return xnn_define_unary(sg, xnn_unary_sigmoid, nullptr, in, o, n.flags);
+    case XNodeUnion::XNNSoftmax:
+      return xnn_define_softmax(sg, in, o, n.flags);
+    case XNodeUnion::XNNStaticTranspose: {
+      size_t perm[xnnpack_payload::kMaxDims];
+      std::copy(n.perm.begin(), n.perm.end(), perm);
+      return xnn_define_static_transpose(sg, n.perm.size(), perm, in, o, n.flags);
+    }
+    case XNodeUnion::XNNGlobalAvgPooling2d:
+      return define_global_pool(sg, n, in, o);
+    case XNodeUnion::XNNAvgPooling2d:
+    case XNodeUnion::XNNMaxPooling2d:
+      return define_pool(sg, n, n.type == static_cast<uint8_t>(XNodeUnion::XNNMaxPooling2d), in, o);
+    case XNodeUnion::XNNStaticReshape:
+      return define_reshape(sg, n, in, o);
+    case XNodeUnion::XNNStaticConstantPad:
+      return define_pad(sg, n, in, o);
+    default:
+      return xnn_status_unsupported_parameter; // check_supported has ruled this out
+  }
+}
+
 xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
   const auto t = static_cast<XNodeUnion>(n.type);
   const uint32_t in = remap(ids, n.inputs.at(0));
@@ -162,17 +269,11 @@ xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
     case XNodeUnion::XNNConv2d:
     case XNodeUnion::XNNDepthwiseConv2d:
       return define_conv(sg, n, t == XNodeUnion::XNNDepthwiseConv2d, in, second, bias, o);
-    case XNodeUnion::XNNClamp: {
-      xnn_unary_params params;
-      params.clamp.min = n.output_min;
-      params.clamp.max = n.output_max;
-      return xnn_define_unary(sg, xnn_unary_clamp, &params, in, o, n.flags);
-    }
-    case XNodeUnion::XNNStaticTranspose: {
-      size_t perm[xnnpack_payload::kMaxDims];
-      std::copy(n.perm.begin(), n.perm.end(), perm);
-      return xnn_define_static_transpose(sg, n.perm.size(), perm, in, o, n.flags);
-    }
+    case XNodeUnion::XNNConcatenate2:
+    case XNodeUnion::XNNConcatenate3:
+    case XNodeUnion::XNNConcatenate4:
+    case XNodeUnion::XNNConcatenate5:
+      return define_concat(sg, n, ids, o);
     default:
       if (is_binary(t, op)) {
         // No clamp: no parameters (XNNPACK then runs the plain operator).
@@ -180,7 +281,7 @@ xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
         const xnn_binary_params params{n.output_min, n.output_max};
         return xnn_define_binary(sg, op, clamped ? &params : nullptr, in, second, o, n.flags);
       }
-      return xnn_status_unsupported_parameter; // check_supported has ruled this out
+      return define_one_to_one(sg, n, in, o);
   }
 }
 

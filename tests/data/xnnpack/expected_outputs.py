@@ -6,13 +6,13 @@ on the inputs the test builds, input[i] = ((i * 7) % 11) * 0.25 - 1.25, and
 checked against torch eager on the same modules (make_payloads.py builds
 them after torch.manual_seed(0), so their weights are the program's).
 
-  /opt/et-venv/bin/python tests/data/xnnpack/expected_outputs.py
+  PYTHONPATH=/tmp/tvlib /opt/et-venv/bin/python tests/data/xnnpack/expected_outputs.py
 """
 import os
 
 import torch
 from executorch.runtime import Runtime
-from make_payloads import LinearReluAdd, TinyConv
+from make_payloads import CNNS, LinearReluAdd, TinyConv, build
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,7 +31,11 @@ def run(name, inputs):
 
 
 def show(name, t):
-    vals = ", ".join(f"{v:.7g}f" for v in t.flatten().tolist())
+    def literal(v):  # a C++ float literal: 0 -> 0.0f
+        s = f"{v:.7g}"
+        return s + ("f" if any(c in s for c in ".e") else ".0f")
+
+    vals = ", ".join(literal(v) for v in t.flatten().tolist())
     print(f"{name} {list(t.shape)}: {{{vals}}}")
 
 
@@ -47,6 +51,13 @@ def main():
     got = run("conv", [c])
     print("max |upstream - eager|:", float((got - eager).abs().max()))
     show("conv", got)
+    for name, (_, shape) in CNNS.items():
+        x = pattern(*shape)
+        eager = build(name)(x).detach()
+        got = run(name, [x])
+        print(f"{name}: max |upstream - eager|:", float((got - eager).abs().max()),
+              "max |output|:", float(got.abs().max()))
+        show(name, got)
 
 
 if __name__ == "__main__":

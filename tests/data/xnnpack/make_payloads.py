@@ -5,8 +5,9 @@ For each tiny model: lower it to upstream's XnnpackBackend with upstream's
 exporter, save the whole program (<name>.pte) and the raw `processed` bytes
 of its first delegate (<name>.bin), which is the payload our reader parses.
 
-Run with the venv that has the executorch wheel:
-  /opt/et-venv/bin/python tests/data/xnnpack/make_payloads.py
+Run with the venv that has the executorch wheel, and torchvision on the path
+(for its model classes only; README.md says how it was installed):
+  PYTHONPATH=/tmp/tvlib /opt/et-venv/bin/python tests/data/xnnpack/make_payloads.py
 """
 import hashlib
 import os
@@ -15,6 +16,11 @@ import torch
 from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
 from executorch.exir import to_edge_transform_and_lower
 from torch.export import export
+from torchvision.models import mobilenetv3
+from torchvision.models.mobilenetv2 import MobileNetV2
+from torchvision.models.resnet import BasicBlock
+from torchvision.models.squeezenet import Fire
+from torchvision.ops.misc import Conv2dNormActivation
 
 OUT = os.path.dirname(os.path.abspath(__file__))
 
@@ -35,6 +41,114 @@ class TinyConv(torch.nn.Module):
 
     def forward(self, x):
         return self.conv(x)
+
+
+class PoolMix(torch.nn.Module):
+    """The node kinds the CNNs below do not use: constant pad, average
+    pooling, sigmoid, a three-input concatenation and softmax. (Softmax over
+    the flattened tensor: upstream's 1.5.1 runtime applies a softmax over
+    the last dim of an NCHW tensor that its partition keeps NHWC to the
+    channels, unlike eager.)"""
+
+    def forward(self, x):
+        a = torch.sigmoid(torch.nn.functional.avg_pool2d(
+            torch.nn.functional.pad(x, (1, 1, 1, 1), value=0.5), 2))
+        return torch.softmax(torch.cat([a, a * 2, a - 1], dim=1).reshape(1, -1), dim=-1)
+
+
+def tiny_mobilenet_v2():
+    """torchvision's MobileNetV2 at width 0.25 with its first four stages and
+    a 64-channel last convolution (instead of 1280), 10 classes."""
+    setting = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 2, 2]]
+    m = MobileNetV2(num_classes=10, width_mult=0.25, inverted_residual_setting=setting)
+    m.features[-1] = Conv2dNormActivation(16, 64, kernel_size=1,
+                                          activation_layer=torch.nn.ReLU6)
+    m.classifier[-1] = torch.nn.Linear(64, 10)
+    return m
+
+
+def tiny_mobilenet_v3_small():
+    """torchvision's MobileNetV3 small at width 0.125, a 64-wide classifier
+    (instead of 1024), 10 classes."""
+    setting, _ = mobilenetv3._mobilenet_v3_conf("mobilenet_v3_small", width_mult=0.125)
+    return mobilenetv3.MobileNetV3(setting, last_channel=64, num_classes=10)
+
+
+class TinyResNet18(torch.nn.Module):
+    """resnet18's layout (7x7/2 stem, 3x3/2 max pool, 2+2+2+2 torchvision
+    BasicBlocks, global average pool, linear) at 1/16 of its widths."""
+
+    def __init__(self, widths=(4, 8, 16, 32), num_classes=10):
+        super().__init__()
+        self.stem = torch.nn.Sequential(
+            torch.nn.Conv2d(3, widths[0], 7, stride=2, padding=3, bias=False),
+            torch.nn.BatchNorm2d(widths[0]), torch.nn.ReLU(inplace=True),
+            torch.nn.MaxPool2d(3, stride=2, padding=1))
+        layers, inplanes = [], widths[0]
+        for i, planes in enumerate(widths):
+            stride = 1 if i == 0 else 2
+            down = None
+            if stride != 1 or inplanes != planes:
+                down = torch.nn.Sequential(
+                    torch.nn.Conv2d(inplanes, planes, 1, stride=stride, bias=False),
+                    torch.nn.BatchNorm2d(planes))
+            layers += [BasicBlock(inplanes, planes, stride, down), BasicBlock(planes, planes)]
+            inplanes = planes
+        self.layers = torch.nn.Sequential(*layers)
+        self.fc = torch.nn.Linear(inplanes, num_classes)
+
+    def forward(self, x):
+        x = self.layers(self.stem(x))
+        return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
+class TinySqueezeNet11(torch.nn.Module):
+    """squeezenet1_1's layout (torchvision Fire modules, ceil-mode max pools,
+    a 1x1 convolution classifier and global average pool) at 1/8 width."""
+
+    def __init__(self, num_classes=10):
+        super().__init__()
+        pool = lambda: torch.nn.MaxPool2d(3, stride=2, ceil_mode=True)  # noqa: E731
+        self.features = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 16, 3, stride=2), torch.nn.ReLU(inplace=True), pool(),
+            Fire(16, 4, 8, 8), Fire(16, 4, 8, 8), pool(),
+            Fire(16, 8, 16, 16), Fire(32, 8, 16, 16), pool(),
+            Fire(32, 12, 24, 24), Fire(48, 12, 24, 24), Fire(48, 16, 32, 32),
+            Fire(64, 16, 32, 32))
+        self.classifier = torch.nn.Sequential(
+            torch.nn.Dropout(0.5), torch.nn.Conv2d(64, num_classes, 1),
+            torch.nn.ReLU(inplace=True), torch.nn.AdaptiveAvgPool2d(1))
+
+    def forward(self, x):
+        return torch.flatten(self.classifier(self.features(x)), 1)
+
+
+# name -> (model builder, input shape); the CNNs are built (and their
+# weights drawn) after torch.manual_seed(0).
+CNNS = {
+    "pool_mix": (PoolMix, (1, 2, 6, 6)),
+    "mobilenet_v2": (tiny_mobilenet_v2, (1, 3, 64, 64)),
+    "mobilenet_v3_small": (tiny_mobilenet_v3_small, (1, 3, 64, 64)),
+    "resnet18": (TinyResNet18, (1, 3, 32, 32)),
+    "squeezenet1_1": (TinySqueezeNet11, (1, 3, 64, 64)),
+}
+
+
+def build(name):
+    """The model `name` of CNNS, with the weights of the fixture."""
+    torch.manual_seed(0)
+    model = CNNS[name][0]().eval()
+    # Batch norm statistics other than 0/1, so folding them is exercised;
+    # PyTorch's default init of the linear layers (torchvision's std 0.01
+    # leaves the logits of the narrow models near 1e-4).
+    with torch.no_grad():
+        for mod in model.modules():
+            if isinstance(mod, torch.nn.Linear):
+                mod.reset_parameters()
+            if isinstance(mod, torch.nn.BatchNorm2d):
+                mod.running_mean.uniform_(-0.2, 0.2)
+                mod.running_var.uniform_(0.5, 1.5)
+    return model
 
 
 def first_delegate_blob(program):
@@ -68,6 +182,8 @@ def main():
     write("linear_relu_add", LinearReluAdd(), (torch.randn(2, 4), torch.randn(2, 3)))
     torch.manual_seed(0)
     write("conv", TinyConv(), (torch.randn(1, 2, 5, 5),))
+    for name, (_, shape) in CNNS.items():
+        write(name, build(name), (torch.randn(*shape),))
 
 
 if __name__ == "__main__":
