@@ -9,11 +9,13 @@ pip_nvidia_libs() {
 }
 
 # use_build_libs BUILD: LD_LIBRARY_PATH becomes BUILD's three libraries, the
+# system libraries a carried build brings (syslib/, pack_carry.sh), the
 # toolkit's, pip's nvidia ones, then what it held before.
 use_build_libs() {
-  local nv
+  local nv sys=""
   nv=$(pip_nvidia_libs)
-  export LD_LIBRARY_PATH=$1/runtime:$1/cuda-stream:$1/cuda-backend:/usr/local/cuda/lib64${nv:+:$nv}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  [ -d "$1/syslib" ] && sys=:$1/syslib
+  export LD_LIBRARY_PATH=$1/runtime:$1/cuda-stream:$1/cuda-backend$sys:/usr/local/cuda/lib64${nv:+:$nv}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 }
 
 # libexecutorch_commit BUILD: the commit BUILD's libexecutorch was built

@@ -3,7 +3,8 @@
 # -Dbenchmarks=true, bench/run_gpu.sh) needs out of a full build into a small
 # git-ignored directory that the device tool can carry to the GPU host:
 # the three libraries, executorch-run, the GPU suite binaries, gpu_bench,
-# the CUDA corpus runner, the CUDA call profiler.
+# the CUDA corpus runner, the CUDA call profiler, and system libraries the
+# GPU host does not have (syslib/).
 #   tests/cuda-backend/gpu/pack_carry.sh BUILD DEST     (e.g. build-dev build-carry)
 set -euo pipefail
 src=${1:?build dir} dest=${2:?destination dir}
@@ -23,6 +24,11 @@ if [ -x "$src"/tests/models/corpus_runner_cuda ]; then
   mkdir -p "$dest"/tests/models
   cp -L "$src"/tests/models/corpus_runner_cuda "$dest"/tests/models/
 fi
+# Libraries the GPU host lacks (Ubuntu there has no libpthreadpool):
+# into syslib/, which use_build_libs (bench/gpu_host_env.sh) puts on the path.
+mkdir -p "$dest"/syslib
+pthreadpool=$(ldd "$src"/runtime/libexecutorch.so.1 | awk '$1 == "libpthreadpool.so.0" { print $3 }')
+[ -z "$pthreadpool" ] || cp -L "$pthreadpool" "$dest"/syslib/
 # Keep symbols out of the carried copy (64 MiB limit), not function names
 # compute-sanitizer prints.
 find "$dest" -type f -exec strip --strip-debug {} +
