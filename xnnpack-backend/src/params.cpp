@@ -53,10 +53,42 @@ Error bad_conv(const Node& out, const char* what) {
   return Error::InvalidProgram;
 }
 
-// The dilated kernel extent (dilation * (kernel - 1) + 1) fits in 32 bits.
-bool extent_ok(uint32_t kernel, uint32_t dilation) {
-  const uint64_t e = static_cast<uint64_t>(dilation) * (kernel - 1) + 1;
-  return e <= std::numeric_limits<uint32_t>::max();
+// The input extent a dilated window (kernel, dilation) spans.
+uint64_t window_extent(uint32_t kernel, uint32_t dilation) {
+  return static_cast<uint64_t>(dilation) * (kernel - 1) + 1;
+}
+
+// The window checks convolutions and pooling share (W: ConvParams or
+// PoolParams; height and width the kernel's or the pooling window's): no
+// zero size, stride or dilation, a dilated extent that fits in 32 bits, and
+// never explicit padding with TensorFlow SAME padding.
+template <typename W>
+Error check_window(const Node& out, const W& w, uint32_t height, uint32_t width, const char* zero,
+                   const char* overflow) {
+  if (height == 0 || width == 0) {
+    return bad_conv(out, zero);
+  }
+  if (w.stride_height == 0 || w.stride_width == 0) {
+    return bad_conv(out, "a zero stride");
+  }
+  if (w.dilation_height == 0 || w.dilation_width == 0) {
+    return bad_conv(out, "a zero dilation");
+  }
+  constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
+  if (window_extent(height, w.dilation_height) > kMax ||
+      window_extent(width, w.dilation_width) > kMax) {
+    return bad_conv(out, overflow);
+  }
+  if ((out.flags & kFlagTensorflowSamePadding) != 0 &&
+      (w.padding_top | w.padding_right | w.padding_bottom | w.padding_left) != 0) {
+    return bad_conv(out, "both explicit and TensorFlow SAME padding");
+  }
+  return Error::Ok;
+}
+
+// A flatbuffer list of uint32 (absent: empty) as a vector.
+void copy_list(const flatbuffers::Vector<uint32_t>* v, std::vector<uint32_t>& to) {
+  to.assign(v == nullptr ? nullptr : v->data(), v == nullptr ? nullptr : v->data() + v->size());
 }
 
 Error read_conv(const fb::_XNNNodeConv& t, bool transposed, Node& out) {
@@ -78,14 +110,10 @@ Error read_conv(const fb::_XNNNodeConv& t, bool transposed, Node& out) {
        t.adjustment_width()};
   out.flags = t.flags();
   out.has_bias = t.bias_id() != kInvalidValueId;
-  if (c.kernel_height == 0 || c.kernel_width == 0) {
-    return bad_conv(out, "a zero kernel size");
-  }
-  if (c.stride_height == 0 || c.stride_width == 0) {
-    return bad_conv(out, "a zero stride");
-  }
-  if (c.dilation_height == 0 || c.dilation_width == 0) {
-    return bad_conv(out, "a zero dilation");
+  const Error window = check_window(out, c, c.kernel_height, c.kernel_width, "a zero kernel size",
+                                    "a dilated kernel that overflows");
+  if (window != Error::Ok) {
+    return window;
   }
   if (c.groups == 0 || c.group_input_channels == 0 || c.group_output_channels == 0) {
     return bad_conv(out, "a zero group or channel count");
@@ -95,17 +123,9 @@ Error read_conv(const fb::_XNNNodeConv& t, bool transposed, Node& out) {
       __builtin_mul_overflow(c.groups, c.group_output_channels, &channels)) {
     return bad_conv(out, "channel counts that overflow");
   }
-  if (!extent_ok(c.kernel_height, c.dilation_height) ||
-      !extent_ok(c.kernel_width, c.dilation_width)) {
-    return bad_conv(out, "a dilated kernel that overflows");
-  }
   if (transposed ? (c.adjustment_height >= c.stride_height || c.adjustment_width >= c.stride_width)
                  : (c.adjustment_height != 0 || c.adjustment_width != 0)) {
     return bad_conv(out, "an output adjustment it cannot have");
-  }
-  if ((out.flags & kFlagTensorflowSamePadding) != 0 &&
-      (c.padding_top | c.padding_right | c.padding_bottom | c.padding_left) != 0) {
-    return bad_conv(out, "both explicit and TensorFlow SAME padding");
   }
   return check_flags(out, transposed ? 0 : kFlagTensorflowSamePadding);
 }
@@ -113,9 +133,7 @@ Error read_conv(const fb::_XNNNodeConv& t, bool transposed, Node& out) {
 Error read_transpose(const fb::XNNStaticTranspose& t, Node& out) {
   out.flags = t.flags();
   // read_node has checked that perm holds num_dims (<= kMaxDims) entries.
-  const auto* perm = t.perm();
-  out.perm.assign(perm == nullptr ? nullptr : perm->data(),
-                  perm == nullptr ? nullptr : perm->data() + perm->size());
+  copy_list(t.perm(), out.perm);
   bool seen[kMaxDims] = {};
   for (uint32_t p : out.perm) {
     if (p >= out.perm.size() || seen[p]) {
@@ -145,26 +163,14 @@ Error read_pool(const fb::_XNNPooling2D& t, bool max_pool, Node& out) {
     w.dilation_width = t.dilation_width();
   }
   out.flags = t.flags();
-  if (w.pooling_height == 0 || w.pooling_width == 0) {
-    return bad_conv(out, "a zero pooling size");
+  const Error window = check_window(out, w, w.pooling_height, w.pooling_width,
+                                    "a zero pooling size", "a dilated window that overflows");
+  if (window != Error::Ok) {
+    return window;
   }
   // XNNPACK refuses a one-element window (it would be a copy).
   if (w.pooling_height == 1 && w.pooling_width == 1) {
     return bad_conv(out, "a 1x1 pooling window");
-  }
-  if (w.stride_height == 0 || w.stride_width == 0) {
-    return bad_conv(out, "a zero stride");
-  }
-  if (w.dilation_height == 0 || w.dilation_width == 0) {
-    return bad_conv(out, "a zero dilation");
-  }
-  if (!extent_ok(w.pooling_height, w.dilation_height) ||
-      !extent_ok(w.pooling_width, w.dilation_width)) {
-    return bad_conv(out, "a dilated window that overflows");
-  }
-  if ((out.flags & kFlagTensorflowSamePadding) != 0 &&
-      (w.padding_top | w.padding_right | w.padding_bottom | w.padding_left) != 0) {
-    return bad_conv(out, "both explicit and TensorFlow SAME padding");
   }
   // Upstream's exporter sets KEEP_DIMS on pooling nodes; it changes nothing.
   return check_flags(out, kFlagTensorflowSamePadding | kFlagKeepDims);
@@ -173,9 +179,7 @@ Error read_pool(const fb::_XNNPooling2D& t, bool max_pool, Node& out) {
 Error read_reshape(const fb::XNNStaticReshape& t, Node& out) {
   out.flags = t.flags();
   // read_node has checked that new_shape holds num_dims (<= kMaxDims) entries.
-  const auto* shape = t.new_shape();
-  out.new_shape.assign(shape == nullptr ? nullptr : shape->data(),
-                       shape == nullptr ? nullptr : shape->data() + shape->size());
+  copy_list(t.new_shape(), out.new_shape);
   if (std::count(out.new_shape.begin(), out.new_shape.end(), 0u) > 1) {
     return bad_conv(out, "more than one dim to infer (0) in new_shape");
   }
@@ -185,11 +189,8 @@ Error read_reshape(const fb::XNNStaticReshape& t, Node& out) {
 Error read_pad(const fb::XNNStaticConstantPad& t, Node& out) {
   out.flags = t.flags();
   // read_node has checked that both lists have one (<= kMaxDims) length.
-  const auto copy = [](const flatbuffers::Vector<uint32_t>* v, std::vector<uint32_t>& to) {
-    to.assign(v == nullptr ? nullptr : v->data(), v == nullptr ? nullptr : v->data() + v->size());
-  };
-  copy(t.pre_paddings(), out.pre_paddings);
-  copy(t.post_paddings(), out.post_paddings);
+  copy_list(t.pre_paddings(), out.pre_paddings);
+  copy_list(t.post_paddings(), out.post_paddings);
   out.padding_value = t.padding_value();
   return check_flags(out, 0);
 }
@@ -286,11 +287,6 @@ Error check_transpose(const ValueIndex& p, const Node& n) {
     }
   }
   return Error::Ok;
-}
-
-// The smallest padded input extent a window (kernel, dilation) needs.
-uint64_t window_extent(uint32_t kernel, uint32_t dilation) {
-  return static_cast<uint64_t>(dilation) * (kernel - 1) + 1;
 }
 
 Error check_pool(const ValueIndex& p, const Node& n) {
