@@ -59,22 +59,30 @@ Error check_externs(const Payload& payload) {
 constexpr uint32_t kExternalInput = 0x1;
 constexpr uint32_t kExternalOutput = 0x2;
 
-bool has_value(const std::vector<uint32_t>& sorted, uint32_t id) {
-  return std::binary_search(sorted.begin(), sorted.end(), id);
+// Where value `id` is in the sorted ids (check_list has shown it is there):
+// per-value flags are kept in vectors indexed by it.
+size_t slot(const std::vector<uint32_t>& ids, uint32_t id) {
+  return static_cast<size_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
 }
 
-// Every value a node writes is read by a node or is an external output
-// (`outputs`, sorted here). XNNPACK's subgraph optimizer aborts on some
-// graphs with a node whose result nothing uses; exporters write none.
-Error check_all_used(const Payload& payload, std::vector<uint32_t>& outputs) {
-  std::vector<uint32_t> read(outputs);
-  for (const Node& n : payload.nodes) {
-    read.insert(read.end(), n.inputs.begin(), n.inputs.end());
+// Every value a node writes is read by a node or is an external output.
+// XNNPACK's subgraph optimizer aborts on some graphs with a node whose
+// result nothing uses; exporters write none.
+Error check_all_used(const Payload& payload, const std::vector<uint32_t>& ids) {
+  std::vector<bool> used(ids.size(), false);
+  for (const Value& v : payload.values) {
+    if ((v.flags & kExternalOutput) != 0) {
+      used[slot(ids, v.id)] = true;
+    }
   }
-  std::sort(read.begin(), read.end());
+  for (const Node& n : payload.nodes) {
+    for (uint32_t id : n.inputs) {
+      used[slot(ids, id)] = true;
+    }
+  }
   for (const Node& n : payload.nodes) {
     for (uint32_t id : n.outputs) {
-      if (!has_value(read, id)) {
+      if (!used[slot(ids, id)]) {
         ET_LOG(Error, "XNNPACK payload: %s node %u writes value %u, which nothing uses",
                n.type_name, n.debug_handle, id);
         return Error::InvalidProgram;
@@ -88,40 +96,32 @@ Error check_all_used(const Payload& payload, std::vector<uint32_t>& outputs) {
 // written by an earlier node; every external output is written or is an
 // input. XNNPACK runs the nodes in this order and aborts on a graph output
 // nothing produces.
-Error check_dataflow(const Payload& payload) {
-  std::vector<uint32_t> ready;
-  std::vector<uint32_t> outputs;
+Error check_dataflow(const Payload& payload, const std::vector<uint32_t>& ids) {
+  std::vector<bool> ready(ids.size(), false);
   for (const Value& v : payload.values) {
     if ((v.flags & kExternalInput) != 0 || v.constant_index != 0) {
-      ready.push_back(v.id);
-    }
-    if ((v.flags & kExternalOutput) != 0) {
-      outputs.push_back(v.id);
+      ready[slot(ids, v.id)] = true;
     }
   }
-  std::sort(ready.begin(), ready.end());
   for (const Node& n : payload.nodes) {
     for (uint32_t id : n.inputs) {
-      if (!has_value(ready, id)) {
+      if (!ready[slot(ids, id)]) {
         ET_LOG(Error, "XNNPACK payload: %s node %u reads value %u before anything writes it",
                n.type_name, n.debug_handle, id);
         return Error::InvalidProgram;
       }
     }
     for (uint32_t id : n.outputs) {
-      if (has_value(ready, id)) {
-        continue;
-      }
-      ready.insert(std::upper_bound(ready.begin(), ready.end(), id), id);
+      ready[slot(ids, id)] = true;
     }
   }
-  for (uint32_t id : outputs) {
-    if (!has_value(ready, id)) {
-      ET_LOG(Error, "XNNPACK payload: output value %u is never written", id);
+  for (const Value& v : payload.values) {
+    if ((v.flags & kExternalOutput) != 0 && !ready[slot(ids, v.id)]) {
+      ET_LOG(Error, "XNNPACK payload: output value %u is never written", v.id);
       return Error::InvalidProgram;
     }
   }
-  return check_all_used(payload, outputs);
+  return check_all_used(payload, ids);
 }
 
 } // namespace
@@ -145,7 +145,7 @@ Error check_ids(const Payload& payload) {
   if (e == Error::Ok) {
     e = check_externs(payload);
   }
-  return e == Error::Ok ? check_dataflow(payload) : e;
+  return e == Error::Ok ? check_dataflow(payload, ids) : e;
 }
 
 } // namespace xnnpack_payload
