@@ -214,6 +214,78 @@ TEST_F(XnnpackBackendTest, SqueezeNet11) {
             kModelTolerance);
 }
 
+// Upstream's dynamically quantized linear flow (torchao's
+// Int8DynamicActivationIntxWeightConfig, make_payloads.py): each Linear's
+// input converted to qdint8 (a scale and zero point per row, chosen at run
+// time), a 4-bit or 8-bit quantized filter, fp32 outputs below 0.46.
+// XNNPACK computes the integer dot products exactly; what may differ from
+// upstream's newer XNNPACK is the fp32 arithmetic around them (the row
+// scales and zero points, the dequantization, the bias), a few ulps, unless
+// an activation of the hidden layer lands within an ulp of a rounding
+// boundary of its quantization and moves one step, which changes an output
+// by about a hidden row scale times a weight (~1e-3). The measured
+// difference is printed; the tolerance is well above ulps and well below
+// such a step.
+constexpr float kQuantTolerance = 2e-5f;
+
+// 8da4w: 4-bit weights in blocks of 32 input channels (qbint4, bf16 block
+// scales), on 1x3x64 (rows = batch and token dims).
+TEST_F(XnnpackBackendTest, Mlp8da4w) {
+  run_model("mlp_8da4w.pte", {1, 3, 64}, {1, 3, 32},
+            {0.239786f,    0.1174476f,   0.1216144f,   -0.196685f,    -0.03184102f, 0.1925915f,
+             0.1326354f,   0.06380741f,  -0.01302498f, 0.2166917f,    -0.08464347f, 0.02518348f,
+             -0.2475996f,  -0.3831351f,  0.02977522f,  -0.1683069f,   0.4018942f,   0.03992388f,
+             0.2336975f,   -0.350266f,   0.1020121f,   -0.006213417f, 0.07207067f,  0.02804677f,
+             -0.1338291f,  -0.1378644f,  0.1155113f,   0.03748f,      0.01999442f,  0.3841949f,
+             0.2150299f,   -0.04503963f, -0.05208074f, 0.4171594f,    0.1354261f,   -0.3101365f,
+             -0.153637f,   -0.3301944f,  -0.05850552f, 0.2608467f,    -0.1188144f,  -0.09952019f,
+             0.0982517f,   -0.2790134f,  0.2744837f,   -0.07808261f,  -0.08674886f, -0.2965119f,
+             0.1146522f,   0.1392189f,   -0.03409424f, -0.0213312f,   0.07771569f,  0.2387296f,
+             0.06006323f,  0.1145601f,   -0.04491399f, 0.2138671f,    -0.1687702f,  -0.08077824f,
+             -0.2571346f,  -0.02672771f, 0.3326009f,   -0.2590535f,   -0.161877f,   0.3804697f,
+             0.2842117f,   0.1206558f,   0.2191735f,   0.1339552f,    -0.2042939f,  0.1763619f,
+             -0.02304664f, -0.196058f,   0.03297484f,  -0.3963237f,   0.05594974f,  -0.03077227f,
+             -0.2628714f,  -0.0787842f,  -0.01433262f, 0.2250834f,    0.01689166f,  -0.03619871f,
+             0.2371674f,   0.05920054f,  0.2011954f,   0.2200602f,    -0.126474f,   0.09153245f,
+             0.1557068f,   -0.1154597f,  0.1936292f,   0.3068398f,    0.1499574f,   -0.01707869f},
+            kQuantTolerance);
+}
+
+// 4-bit weights per output channel: upstream exports them as blocks of a
+// whole row (qbint4, groups of 64 and 128).
+TEST_F(XnnpackBackendTest, Mlp8da4wPerChannel) {
+  run_model("mlp_8da4w_pc.pte", {2, 64}, {2, 32},
+            {0.2483128f,  0.1011957f,    0.1146479f,    -0.190718f,    -0.05556625f, 0.1893692f,
+             0.1312008f,  0.06198814f,   -0.02075163f,  0.2150119f,    -0.08002026f, 0.06229592f,
+             -0.2389593f, -0.3965704f,   0.03563478f,   -0.1603355f,   0.390963f,    0.03257758f,
+             0.2472801f,  -0.3368307f,   0.1103133f,    -0.004431617f, 0.06268094f,  0.04608145f,
+             -0.1142696f, -0.1260441f,   0.1229362f,    0.04856726f,   0.04197431f,  0.3331371f,
+             0.2528378f,  -0.03641573f,  -0.05524551f,  0.4403702f,    0.1429793f,   -0.3067124f,
+             -0.1830984f, -0.3388033f,   -0.0621878f,   0.2617719f,    -0.1543634f,  -0.1274587f,
+             0.1134314f,  -0.2922203f,   0.2781818f,    -0.06915235f,  -0.08169052f, -0.3126558f,
+             0.1115903f,  0.1461f,       -0.005120743f, -0.02993089f,  0.07633188f,  0.2268444f,
+             0.05623085f, 0.09935462f,   -0.03601127f,  0.2216306f,    -0.1685739f,  -0.08770672f,
+             -0.2362389f, -0.005286984f, 0.3521867f,    -0.2689389f},
+            kQuantTolerance);
+}
+
+// 8da8w: 8-bit weights per output channel (qcint8, fp32 scales).
+TEST_F(XnnpackBackendTest, Mlp8da8w) {
+  run_model("mlp_8da8w.pte", {2, 64}, {2, 32},
+            {0.2186896f,  0.1152281f,   0.1334838f,    -0.1961525f,  -0.0260477f,  0.2119963f,
+             0.1490384f,  0.07558677f,  -0.01735585f,  0.2205734f,   -0.06619427f, 0.04421788f,
+             -0.2358716f, -0.3545792f,  0.06443221f,   -0.142069f,   0.4075618f,   0.04218321f,
+             0.2125f,     -0.3428782f,  0.1259713f,    -0.01486004f, 0.1026273f,   0.04903252f,
+             -0.1204222f, -0.1386459f,  0.113194f,     0.01481745f,  0.05041306f,  0.3786878f,
+             0.233119f,   -0.04850798f, -0.04126082f,  0.4541666f,   0.1360141f,   -0.2716917f,
+             -0.1850189f, -0.3308132f,  -0.04639063f,  0.2466465f,   -0.1243441f,  -0.1056693f,
+             0.1009853f,  -0.2942541f,  0.289097f,     -0.05535511f, -0.05151248f, -0.3085573f,
+             0.136648f,   0.1547538f,   -0.008138081f, -0.02929012f, 0.09910579f,  0.2439747f,
+             0.06072775f, 0.08208268f,  -0.05895359f,  0.1924952f,   -0.1713233f,  -0.08620634f,
+             -0.2333851f, -0.02410102f, 0.3720534f,    -0.2538973f},
+            kQuantTolerance);
+}
+
 // A wrong input shape is refused at execute with an Error.
 TEST_F(XnnpackBackendTest, WrongInputShapeFails) {
   Module m(fixture("linear_relu_add.pte"));
@@ -274,6 +346,177 @@ TEST_F(XnnpackBackendTest, UnsupportedNodeFailsAtInit) {
   auto handle = init_backend(blob);
   ASSERT_FALSE(handle.ok());
   EXPECT_EQ(handle.error(), Error::NotSupported);
+}
+
+// A bare graph of a dynamically quantized linear, as upstream lays it out:
+// fp32 [2, 64] -> Convert -> qdint8 -> FullyConnected with a [32, 64]
+// filter of `filter` (blockwise: groups of 32, bf16 scales; per-channel:
+// fp32 scales; both in constants) -> fp32 [2, 32]; constants inline (the
+// oldest layout, so that no named data is needed). `scale0` replaces the
+// first scale's bits; `activation` the converted value's type and
+// parameters (qdint8 per token, or a static qint8 per tensor).
+struct QuantLinear {
+  fb::XNNDatatype filter = fb::XNNDatatype::xnn_datatype_qbint4;
+  uint32_t scale0 = 0; // 0: a valid scale
+  bool static_activation = false;
+  bool float_filter = false;
+  int32_t nonbatch = 1; // of the qdint8 value
+
+  bool blockwise() const { return filter == fb::XNNDatatype::xnn_datatype_qbint4; }
+
+  std::vector<uint8_t> scale_bytes() const {
+    std::vector<uint8_t> b;
+    const uint32_t n = blockwise() ? 64 : 32;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t bits = i == 0 && scale0 != 0 ? scale0 : 0x3c23d70a; // 0.01f
+      for (int k = blockwise() ? 2 : 0; k < 4; ++k) {                    // bf16: the high half
+        b.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+      }
+    }
+    return b;
+  }
+
+  flatbuffers::Offset<fb::XValue> tensor(flatbuffers::FlatBufferBuilder& fbb,
+                                         std::vector<uint32_t> dims, uint32_t constant,
+                                         uint32_t ext, uint32_t flags, uint32_t id) const {
+    auto t = fb::CreateXNNTensorValueDirect(fbb, fb::XNNDatatype::xnn_datatype_fp32, 2, &dims,
+                                            constant, ext, flags, id);
+    return fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, t.Union());
+  }
+
+  flatbuffers::Offset<fb::XValue> quantized(flatbuffers::FlatBufferBuilder& fbb,
+                                            fb::XNNDatatype type, std::vector<uint32_t> dims,
+                                            uint32_t constant, uint32_t id, fb::XNNQuantParams kind,
+                                            flatbuffers::Offset<void> params) const {
+    auto t = fb::CreateXNNTensorValueDirect(fbb, type, 2, &dims, constant, 0xffffffffu, 0, id);
+    auto q = fb::CreateXNNQuantizedTensorValue(fbb, t, kind, params);
+    return fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, q.Union());
+  }
+
+  flatbuffers::Offset<fb::XValue> filter_value(flatbuffers::FlatBufferBuilder& fbb) const {
+    if (float_filter) {
+      return tensor(fbb, {32, 64}, 1, 0xffffffffu, 0, 2);
+    }
+    if (blockwise()) {
+      auto q = fb::CreatePerChannelGroupQuantDirect(fbb, nullptr, 0, 32, 2, 64);
+      return quantized(fbb, filter, {32, 64}, 1, 2, fb::XNNQuantParams::PerChannelGroupQuant,
+                       q.Union());
+    }
+    auto q = fb::CreatePerChannelQuantDirect(fbb, nullptr, 0, 2, 32);
+    return quantized(fbb, filter, {32, 64}, 1, 2, fb::XNNQuantParams::PerChannelQuant, q.Union());
+  }
+
+  std::vector<uint8_t> build() const {
+    flatbuffers::FlatBufferBuilder fbb;
+    const auto dyn = static_activation
+                         ? quantized(fbb, fb::XNNDatatype::xnn_datatype_qint8, {2, 64}, 0, 1,
+                                     fb::XNNQuantParams::PerTensorQuant,
+                                     fb::CreatePerTensorQuant(fbb, 0.05f, 0).Union())
+                         : quantized(fbb, fb::XNNDatatype::xnn_datatype_qdint8, {2, 64}, 0, 1,
+                                     fb::XNNQuantParams::PerTokenDynamicQuant,
+                                     fb::CreatePerTokenDynamicQuant(fbb, nonbatch).Union());
+    std::vector<flatbuffers::Offset<fb::XValue>> values{
+        tensor(fbb, {2, 64}, 0, 0, 1, 0), dyn, filter_value(fbb), tensor(fbb, {2, 32}, 0, 1, 2, 3)};
+    // Filter bytes: alternating small weights; 4-bit rows of 32 bytes.
+    const size_t filter_bytes = float_filter                                     ? 32 * 64 * 4
+                                : filter == fb::XNNDatatype::xnn_datatype_qcint8 ? 32 * 64
+                                                                                 : 32 * 32;
+    std::vector<uint8_t> weights(filter_bytes, float_filter ? 0 : 0x79);
+    const auto scales = scale_bytes();
+    std::vector<flatbuffers::Offset<fb::Buffer>> buffers{fb::CreateBufferDirect(fbb, nullptr),
+                                                         fb::CreateBufferDirect(fbb, &weights),
+                                                         fb::CreateBufferDirect(fbb, &scales)};
+    std::vector<flatbuffers::Offset<fb::XNode>> nodes{
+        fb::CreateXNode(fbb, fb::XNodeUnion::XNNConvert,
+                        fb::Create_XNNNode1x1(fbb, 0, 1, 0).Union(), 1),
+        fb::CreateXNode(fbb, fb::XNodeUnion::XNNFullyConnected,
+                        fb::CreateXNNFullyConnected(fbb, 1, 2, 0xffffffffu, 3, 0).Union(), 2)};
+    const std::vector<uint32_t> inputs{0}, outputs{3};
+    fbb.Finish(fb::CreateXNNGraphDirect(fbb, "1", &nodes, &values, 2, &inputs, &outputs, &buffers),
+               "XN01");
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+  }
+};
+
+Error init_status(const QuantLinear& q) {
+  auto blob = q.build();
+  auto handle = init_backend(blob);
+  if (handle.ok()) {
+    executorch::runtime::get_backend_class("XnnpackBackend")->destroy(*handle);
+    return Error::Ok;
+  }
+  return handle.error();
+}
+
+// Each filter type initializes, qcint4 included (the exporter writes 4-bit
+// per-channel weights as whole-row blocks, so no program fixture has it).
+TEST_F(XnnpackBackendTest, QuantizedLinearGraphsInitialize) {
+  for (auto type : {fb::XNNDatatype::xnn_datatype_qbint4, fb::XNNDatatype::xnn_datatype_qcint4,
+                    fb::XNNDatatype::xnn_datatype_qcint8}) {
+    QuantLinear q;
+    q.filter = type;
+    EXPECT_EQ(init_status(q), Error::Ok) << fb::EnumNameXNNDatatype(type);
+  }
+}
+
+// Scales in constants are checked before XNNPACK sees them: zero,
+// negative, NaN, infinite and denormal scales fail with InvalidProgram.
+TEST_F(XnnpackBackendTest, BadConstantScalesFailAtInit) {
+  for (uint32_t bits : {0x80000000u, 0xbc23d70au, 0x7fc00000u, 0x7f800000u, 0x00010000u}) {
+    for (auto type : {fb::XNNDatatype::xnn_datatype_qbint4, fb::XNNDatatype::xnn_datatype_qcint8}) {
+      QuantLinear q;
+      q.filter = type;
+      q.scale0 = bits;
+      EXPECT_EQ(init_status(q), Error::InvalidProgram)
+          << fb::EnumNameXNNDatatype(type) << " " << std::hex << bits;
+    }
+  }
+}
+
+// Static int8 activations, a quantized input with an fp32 filter and
+// activations not quantized per row are not run yet: NotSupported at init,
+// before XNNPACK is called.
+TEST_F(XnnpackBackendTest, UnsupportedQuantizedGraphsFailAtInit) {
+  QuantLinear q;
+  q.static_activation = true;
+  EXPECT_EQ(init_status(q), Error::NotSupported);
+  q = QuantLinear();
+  q.float_filter = true;
+  EXPECT_EQ(init_status(q), Error::NotSupported);
+  // Fully connected nodes read one scale per row: per-tensor (0) or
+  // per-batch (2) parameters would leave them short.
+  for (int32_t n : {0, 2}) {
+    q = QuantLinear();
+    q.nonbatch = n;
+    EXPECT_EQ(init_status(q), Error::NotSupported) << n;
+  }
+}
+
+// Every bit flip of the quantized linear graphs (their constants inline):
+// init succeeds or fails with an Error; XNNPACK, which asserts on some
+// quantization parameters, never sees a bad one.
+TEST_F(XnnpackBackendTest, BitFlippedQuantizedGraphsInitOrFail) {
+  auto* backend = executorch::runtime::get_backend_class("XnnpackBackend");
+  for (auto type : {fb::XNNDatatype::xnn_datatype_qbint4, fb::XNNDatatype::xnn_datatype_qcint8}) {
+    QuantLinear q;
+    q.filter = type;
+    const auto blob = q.build();
+    size_t inits = 0;
+    for (size_t i = 0; i < blob.size(); ++i) {
+      for (int bit = 0; bit < 8; bit += 3) {
+        auto b = blob;
+        b[i] ^= static_cast<uint8_t>(1u << bit);
+        auto h = init_backend(b);
+        if (h.ok()) {
+          ++inits;
+          backend->destroy(*h);
+        }
+      }
+    }
+    std::printf("%s: %zu of %zu flips initialize\n", fb::EnumNameXNNDatatype(type), inits,
+                blob.size() * 3);
+    EXPECT_GT(inits, 0u) << fb::EnumNameXNNDatatype(type);
+  }
 }
 
 // Every single-bit flip of pool_mix's payload (no weights, so it needs no

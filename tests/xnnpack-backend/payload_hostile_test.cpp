@@ -35,7 +35,7 @@ void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 // Each prefix is copied to a buffer of its own size, so ASan sees any read
 // past the end.
 TEST_F(HostileTest, EveryTruncationFails) {
-  for (const char* name : {"linear_relu_add.bin", "conv.bin", "pool_mix.bin"}) {
+  for (const char* name : {"linear_relu_add.bin", "conv.bin", "pool_mix.bin", "mlp_8da4w.bin"}) {
     const auto blob = xnnpack_test::read_fixture(name);
     ASSERT_FALSE(blob.empty());
     for (size_t n = 0; n < blob.size(); ++n) {
@@ -84,7 +84,8 @@ TEST_F(HostileTest, BadIdentifiers) {
 // Every single-bit flip of a real payload either parses or fails cleanly.
 // (squeezenet1_1.bin: pooling, concatenation and reshape parameters.)
 TEST_F(HostileTest, BitFlipsNeverCrash) {
-  for (const char* name : {"linear_relu_add.bin", "pool_mix.bin", "squeezenet1_1.bin"}) {
+  for (const char* name : {"linear_relu_add.bin", "pool_mix.bin", "squeezenet1_1.bin",
+                           "mlp_8da4w.bin", "mlp_8da8w.bin"}) {
     const auto blob = xnnpack_test::read_fixture(name);
     ASSERT_FALSE(blob.empty()) << name;
     for (size_t i = 0; i < blob.size(); ++i) {
@@ -576,6 +577,251 @@ TEST_F(HostileTest, MisalignedBlob) {
   std::vector<uint8_t> shifted(blob.size() + 1);
   std::memcpy(shifted.data() + 1, blob.data(), blob.size());
   EXPECT_TRUE(parse_payload(shifted.data() + 1, blob.size()).ok());
+}
+
+// A dynamically quantized linear graph built here, as upstream's exporter
+// lays it out: fp32 input 0 [2, 64] -> Convert -> qdint8 value 1 ->
+// FullyConnected with the quantized filter 2 (named constant 1, scales
+// inline or in named constant 2) -> fp32 output 3 [2, 32].
+struct QuantGraph {
+  fb::XNNDatatype filter_type = fb::XNNDatatype::xnn_datatype_qbint4;
+  fb::XNNQuantParams params = fb::XNNQuantParams::PerChannelGroupQuant;
+  std::vector<uint32_t> filter_dims{32, 64};
+  uint32_t filter_constant = 1;
+  uint64_t filter_bytes = 32 * 32;
+  int32_t channel_dim = 0;
+  int32_t group_size = 32;
+  std::vector<float> scales = std::vector<float>(64, 0.01f); // inline
+  uint32_t scale_buffer = 0;
+  uint32_t num_scales = 0;
+  uint64_t scale_bytes = 0;
+  fb::XNNDatatype dyn_type = fb::XNNDatatype::xnn_datatype_qdint8;
+  fb::XNNQuantParams dyn_params = fb::XNNQuantParams::PerTokenDynamicQuant;
+  std::vector<uint32_t> dyn_dims{2, 64};
+  int32_t nonbatch = 1;
+  uint32_t dyn_flags = 0;
+  float tensor_scale = 0.5f; // dyn_params PerTensorQuant
+  int32_t zero_point = 0;
+  uint32_t fc_flags = 0;
+
+  flatbuffers::Offset<fb::XValue> fp32(flatbuffers::FlatBufferBuilder& fbb,
+                                       std::vector<uint32_t> dims, uint32_t ext, uint32_t flags,
+                                       uint32_t id) {
+    auto t = fb::CreateXNNTensorValueDirect(fbb, fb::XNNDatatype::xnn_datatype_fp32,
+                                            static_cast<uint32_t>(dims.size()), &dims, 0, ext,
+                                            flags, id);
+    return fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, t.Union());
+  }
+  flatbuffers::Offset<fb::XValue> quantized(flatbuffers::FlatBufferBuilder& fbb,
+                                            fb::XNNDatatype type, std::vector<uint32_t> dims,
+                                            uint32_t constant, uint32_t flags, uint32_t id,
+                                            fb::XNNQuantParams kind) {
+    auto t = fb::CreateXNNTensorValueDirect(fbb, type, static_cast<uint32_t>(dims.size()), &dims,
+                                            constant, 0xffffffffu, flags, id);
+    flatbuffers::Offset<void> q;
+    switch (kind) {
+      case fb::XNNQuantParams::PerChannelGroupQuant:
+        q = fb::CreatePerChannelGroupQuantDirect(fbb, &scales, channel_dim, group_size,
+                                                 scale_buffer, num_scales)
+                .Union();
+        break;
+      case fb::XNNQuantParams::PerChannelQuant:
+        q = fb::CreatePerChannelQuantDirect(fbb, &scales, channel_dim, scale_buffer, num_scales)
+                .Union();
+        break;
+      case fb::XNNQuantParams::PerTensorQuant:
+        q = fb::CreatePerTensorQuant(fbb, tensor_scale, zero_point).Union();
+        break;
+      default:
+        q = fb::CreatePerTokenDynamicQuant(fbb, nonbatch).Union();
+        break;
+    }
+    auto v = fb::CreateXNNQuantizedTensorValue(fbb, t, kind, q);
+    return fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, v.Union());
+  }
+  Error parse() {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::XValue>> values{
+        fp32(fbb, {2, 64}, 0, 1, 0),
+        quantized(fbb, dyn_type, dyn_dims, 0, dyn_flags, 1, dyn_params),
+        quantized(fbb, filter_type, filter_dims, filter_constant, 0, 2, params),
+        fp32(fbb, {2, 32}, 1, 2, 3)};
+    std::vector<flatbuffers::Offset<fb::ConstantDataOffset>> constants{
+        fb::CreateConstantDataOffsetDirect(fbb, 0, 0, nullptr),
+        fb::CreateConstantDataOffsetDirect(fbb, UINT64_MAX, filter_bytes, "w"),
+        fb::CreateConstantDataOffsetDirect(fbb, UINT64_MAX, scale_bytes, "s")};
+    std::vector<flatbuffers::Offset<fb::XNode>> nodes{
+        fb::CreateXNode(fbb, fb::XNodeUnion::XNNConvert,
+                        fb::Create_XNNNode1x1(fbb, 0, 1, 0).Union(), 1),
+        fb::CreateXNode(fbb, fb::XNodeUnion::XNNFullyConnected,
+                        fb::CreateXNNFullyConnected(fbb, 1, 2, 0xffffffffu, 3, fc_flags).Union(),
+                        2)};
+    std::vector<uint32_t> inputs{0};
+    std::vector<uint32_t> outputs{3};
+    auto g = fb::CreateXNNGraphDirect(fbb, "1", &nodes, &values, 2, &inputs, &outputs, nullptr,
+                                      nullptr, &constants);
+    fbb.Finish(g, "XN01");
+    auto p = parse_payload(fbb.GetBufferPointer(), fbb.GetSize());
+    return p.ok() ? Error::Ok : p.error();
+  }
+};
+
+// Per-channel quantization of a filter, scales inline or in a constant.
+QuantGraph per_channel(fb::XNNDatatype type, bool scale_constant) {
+  QuantGraph g;
+  g.filter_type = type;
+  g.params = fb::XNNQuantParams::PerChannelQuant;
+  g.filter_bytes = type == fb::XNNDatatype::xnn_datatype_qcint4 ? 32 * 32 : 32 * 64;
+  g.scales = std::vector<float>(32, 0.02f);
+  if (scale_constant) {
+    g.scales.clear();
+    g.scale_buffer = 2;
+    g.num_scales = 32;
+    g.scale_bytes = 32 * 4;
+  }
+  return g;
+}
+
+// Blockwise (qbint4, group 32) with 64 bf16 scales in a constant.
+QuantGraph blockwise_constant() {
+  QuantGraph g;
+  g.scales.clear();
+  g.scale_buffer = 2;
+  g.num_scales = 64;
+  g.scale_bytes = 64 * 2;
+  return g;
+}
+
+TEST_F(HostileTest, QuantizedLinearGraphsParse) {
+  EXPECT_EQ(QuantGraph().parse(), Error::Ok);
+  EXPECT_EQ(blockwise_constant().parse(), Error::Ok);
+  for (auto type : {fb::XNNDatatype::xnn_datatype_qcint8, fb::XNNDatatype::xnn_datatype_qcint4}) {
+    EXPECT_EQ(per_channel(type, false).parse(), Error::Ok) << fb::EnumNameXNNDatatype(type);
+    EXPECT_EQ(per_channel(type, true).parse(), Error::Ok) << fb::EnumNameXNNDatatype(type);
+  }
+}
+
+// Block sizes and scale counts that would have XNNPACK read past the
+// scales, divide by zero or reject the filter only when packing it.
+TEST_F(HostileTest, BadBlockwiseQuantization) {
+  struct Case {
+    const char* what;
+    void (*change)(QuantGraph&);
+  };
+  const Case cases[] = {
+      {"group 0", [](QuantGraph& g) { g.group_size = 0; }},
+      {"group 16", [](QuantGraph& g) { g.group_size = 16; }},
+      {"group 96 (does not divide 64)", [](QuantGraph& g) { g.group_size = 96; }},
+      {"group -32", [](QuantGraph& g) { g.group_size = -32; }},
+      {"63 inline scales", [](QuantGraph& g) { g.scales.resize(63, 0.01f); }},
+      {"65 inline scales", [](QuantGraph& g) { g.scales.resize(65, 0.01f); }},
+      {"a zero scale", [](QuantGraph& g) { g.scales[5] = 0; }},
+      {"a negative scale", [](QuantGraph& g) { g.scales[0] = -0.01f; }},
+      {"a NaN scale",
+       [](QuantGraph& g) { g.scales[63] = std::numeric_limits<float>::quiet_NaN(); }},
+      {"an infinite scale",
+       [](QuantGraph& g) { g.scales[1] = std::numeric_limits<float>::infinity(); }},
+      {"a denormal scale", [](QuantGraph& g) { g.scales[2] = 1e-40f; }},
+      {"num_scales 63", [](QuantGraph& g) { g = blockwise_constant(), g.num_scales = 63; }},
+      {"a scale constant of 127 bytes",
+       [](QuantGraph& g) { g = blockwise_constant(), g.scale_bytes = 127; }},
+      {"a scale constant of fp32 scales",
+       [](QuantGraph& g) { g = blockwise_constant(), g.scale_bytes = 256; }},
+      {"scales inline and in a constant",
+       [](QuantGraph& g) { g.scale_buffer = 2, g.num_scales = 64, g.scale_bytes = 128; }},
+      {"scale constant 3 of 3",
+       [](QuantGraph& g) { g = blockwise_constant(), g.scale_buffer = 3; }},
+      {"channel dim 1", [](QuantGraph& g) { g.channel_dim = 1; }},
+      {"channel dim -1", [](QuantGraph& g) { g.channel_dim = -1; }},
+      {"a 3-d filter",
+       [](QuantGraph& g) {
+         g.filter_dims = {32, 64, 1};
+       }},
+      {"transposed weights",
+       [](QuantGraph& g) {
+         g.filter_dims = {64, 32}, g.fc_flags = 1;
+       }},
+      {"on qcint4", [](QuantGraph& g) { g.filter_type = fb::XNNDatatype::xnn_datatype_qcint4; }},
+      {"not a constant", [](QuantGraph& g) { g.filter_constant = 0; }},
+      {"filter bytes 1023", [](QuantGraph& g) { g.filter_bytes = 1023; }},
+  };
+  for (const auto& c : cases) {
+    QuantGraph g;
+    c.change(g);
+    EXPECT_EQ(g.parse(), Error::InvalidProgram) << c.what;
+  }
+}
+
+TEST_F(HostileTest, BadPerChannelQuantization) {
+  using T = fb::XNNDatatype;
+  struct Case {
+    const char* what;
+    void (*change)(QuantGraph&);
+  };
+  const Case cases[] = {
+      {"31 scales", [](QuantGraph& g) { g.scales.resize(31); }},
+      {"33 scales", [](QuantGraph& g) { g.scales.resize(33, 0.02f); }},
+      {"a zero scale", [](QuantGraph& g) { g.scales[31] = 0; }},
+      {"a NaN scale", [](QuantGraph& g) { g.scales[0] = std::numeric_limits<float>::quiet_NaN(); }},
+      {"channel dim 2 of 2", [](QuantGraph& g) { g.channel_dim = 2; }},
+      {"channel dim -1", [](QuantGraph& g) { g.channel_dim = -1; }},
+      {"scales along the input channels",
+       [](QuantGraph& g) { g.channel_dim = 1, g.scales.resize(64, 0.02f); }},
+      {"num_scales 31",
+       [](QuantGraph& g) { g = per_channel(T::xnn_datatype_qcint8, true), g.num_scales = 31; }},
+      {"a scale constant of 124 bytes",
+       [](QuantGraph& g) { g = per_channel(T::xnn_datatype_qcint8, true), g.scale_bytes = 124; }},
+      {"on qbint4",
+       [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qbint4, g.filter_bytes = 1024; }},
+      {"on qint8", [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qint8; }},
+      {"filter bytes 2047", [](QuantGraph& g) { g.filter_bytes = 2047; }},
+      {"not a constant", [](QuantGraph& g) { g.filter_constant = 0; }},
+  };
+  for (const auto& c : cases) {
+    QuantGraph g = per_channel(T::xnn_datatype_qcint8, false);
+    c.change(g);
+    EXPECT_EQ(g.parse(), Error::InvalidProgram) << c.what;
+  }
+}
+
+// The dynamically quantized activation and its Convert node.
+TEST_F(HostileTest, BadDynamicQuantization) {
+  using T = fb::XNNDatatype;
+  struct Case {
+    const char* what;
+    void (*change)(QuantGraph&);
+  };
+  const Case cases[] = {
+      {"num_nonbatch_dims 3 of 2", [](QuantGraph& g) { g.nonbatch = 3; }},
+      {"num_nonbatch_dims -1", [](QuantGraph& g) { g.nonbatch = -1; }},
+      {"qint8", [](QuantGraph& g) { g.dyn_type = T::xnn_datatype_qint8; }},
+      {"fp32", [](QuantGraph& g) { g.dyn_type = T::xnn_datatype_fp32; }},
+      {"external", [](QuantGraph& g) { g.dyn_flags = 1; }},
+      {"a convert that reshapes",
+       [](QuantGraph& g) {
+         g.dyn_dims = {1, 128};
+       }},
+      {"per-tensor zero point 200",
+       [](QuantGraph& g) {
+         g.dyn_type = T::xnn_datatype_qint8, g.dyn_params = fb::XNNQuantParams::PerTensorQuant,
+         g.zero_point = 200;
+       }},
+      {"per-tensor scale 0",
+       [](QuantGraph& g) {
+         g.dyn_type = T::xnn_datatype_qint8, g.dyn_params = fb::XNNQuantParams::PerTensorQuant,
+         g.tensor_scale = 0;
+       }},
+  };
+  for (const auto& c : cases) {
+    QuantGraph g;
+    c.change(g);
+    EXPECT_EQ(g.parse(), Error::InvalidProgram) << c.what;
+  }
+  QuantGraph g; // static per-tensor parameters: read (the backend does not run them yet)
+  g.dyn_type = T::xnn_datatype_qint8;
+  g.dyn_params = fb::XNNQuantParams::PerTensorQuant;
+  g.zero_point = -3;
+  EXPECT_EQ(g.parse(), Error::Ok);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 
 #include "payload.h"
 #include "payload_fixtures.h"
+#include "xnnpack_graph_generated.h"
 
 using executorch::runtime::Error;
 using xnnpack_payload::ConstantSource;
@@ -185,6 +186,66 @@ TEST_F(PayloadTest, ResNetPoolingParams) {
     if (std::string(n.type_name) == "XNNStaticReshape") {
       EXPECT_EQ(n.new_shape, (std::vector<uint32_t>{1, 32}));
     }
+  }
+}
+
+// Upstream's dynamically quantized linear layers (make_payloads.py's
+// QUANTIZED): per Linear, a Convert of its fp32 input to qdint8 (per-row
+// parameters, chosen at run time) and a FullyConnected with a quantized
+// filter whose scales are in named data (bf16 for blocks, fp32 per channel).
+struct QuantFixture {
+  const char* name;
+  xnnpack_payload::fb::XNNDatatype filter;
+  uint32_t group_up, group_down; // 0: per channel
+  std::vector<uint32_t> in_dims;
+};
+
+TEST_F(PayloadTest, DynamicallyQuantizedLinear) {
+  using T = xnnpack_payload::fb::XNNDatatype;
+  using xnnpack_payload::QuantKind;
+  const QuantFixture fixtures[] = {
+      {"mlp_8da4w.bin", T::xnn_datatype_qbint4, 32, 32, {1, 3, 64}},
+      {"mlp_8da4w_pc.bin", T::xnn_datatype_qbint4, 64, 128, {2, 64}}, // whole rows
+      {"mlp_8da8w.bin", T::xnn_datatype_qcint8, 0, 0, {2, 64}}};
+  for (const auto& f : fixtures) {
+    const auto blob = xnnpack_test::read_fixture(f.name);
+    auto p = parse_payload(blob.data(), blob.size());
+    ASSERT_TRUE(p.ok()) << f.name << ": " << static_cast<int>(p.error());
+    EXPECT_EQ(node_names(*p), (std::vector<std::string>{"XNNConvert", "XNNFullyConnected",
+                                                        "XNNConvert", "XNNFullyConnected"}))
+        << f.name;
+    // x, its qdint8, up's filter and bias, the hidden fp32 and qdint8,
+    // down's filter and bias, the output.
+    ASSERT_EQ(p->values.size(), 9u) << f.name;
+    const auto& v = p->values;
+    EXPECT_EQ(v[0].dims, f.in_dims) << f.name;
+    for (size_t dyn : {1u, 5u}) {
+      EXPECT_EQ(v[dyn].quant, QuantKind::kPerTokenDynamic) << f.name;
+      EXPECT_EQ(v[dyn].datatype, static_cast<int16_t>(T::xnn_datatype_qdint8)) << f.name;
+      EXPECT_EQ(v[dyn].num_nonbatch_dims, 1u) << f.name;
+      EXPECT_EQ(v[dyn].constant_index, 0u) << f.name;
+    }
+    const uint32_t groups[] = {f.group_up, f.group_down};
+    const std::vector<uint32_t> filter_dims[] = {{128, 64}, {32, 128}};
+    for (size_t i = 0; i < 2; ++i) {
+      const auto& w = v[i == 0 ? 2 : 6];
+      EXPECT_EQ(w.datatype, static_cast<int16_t>(f.filter)) << f.name;
+      EXPECT_EQ(w.dims, filter_dims[i]) << f.name;
+      EXPECT_EQ(w.quant, groups[i] != 0 ? QuantKind::kPerChannelGroup : QuantKind::kPerChannel);
+      EXPECT_EQ(w.group_size, groups[i]) << f.name;
+      EXPECT_EQ(w.channel_dim, 0u) << f.name;
+      EXPECT_TRUE(w.scales.empty()) << f.name;
+      const uint32_t rows = filter_dims[i][0];
+      const uint32_t scales = groups[i] != 0 ? rows * (filter_dims[i][1] / groups[i]) : rows;
+      EXPECT_EQ(w.num_scales, scales) << f.name;
+      ASSERT_NE(w.scale_constant, 0u) << f.name;
+      const auto& c = p->constants.at(w.scale_constant);
+      EXPECT_EQ(c.source, ConstantSource::kNamed) << f.name;
+      EXPECT_EQ(c.size, scales * (groups[i] != 0 ? 2u : 4u)) << f.name;
+    }
+    // The relu between the layers is the first FullyConnected's clamp.
+    EXPECT_EQ(p->nodes[1].output_min, 0.0f) << f.name;
+    EXPECT_TRUE(std::isinf(p->nodes[3].output_min)) << f.name;
   }
 }
 

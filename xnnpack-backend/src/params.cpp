@@ -232,6 +232,22 @@ Error check_bias(const ValueIndex& p, const Node& n, uint32_t channels) {
   return Error::Ok;
 }
 
+// A per-channel or blockwise filter has its scales along the output
+// channels: dim 0, or 1 with transposed weights (XNNPACK's blockwise
+// filters are never transposed).
+Error check_quantized_filter(const Node& n, const Value& w, bool transposed) {
+  if (w.quant != QuantKind::kPerChannel && w.quant != QuantKind::kPerChannelGroup) {
+    return Error::Ok;
+  }
+  if (w.quant == QuantKind::kPerChannelGroup && transposed) {
+    return bad_shape(n, "a blockwise filter with transposed weights");
+  }
+  if (w.channel_dim != (transposed ? 1u : 0u)) {
+    return bad_shape(n, "the filter's scales are not along its output channels");
+  }
+  return Error::Ok;
+}
+
 Error check_fully_connected(const ValueIndex& p, const Node& n) {
   const Value& in = value_of(p, n.inputs[0]);
   const Value& w = value_of(p, n.inputs[1]);
@@ -245,7 +261,8 @@ Error check_fully_connected(const ValueIndex& p, const Node& n) {
   if (in.dims.back() != in_ch || o.dims.back() != out_ch) {
     return bad_shape(n, "the filter's channels do not match the input or the output");
   }
-  return check_bias(p, n, out_ch);
+  const Error e = check_quantized_filter(n, w, t);
+  return e != Error::Ok ? e : check_bias(p, n, out_ch);
 }
 
 Error check_conv(const ValueIndex& p, const Node& n, bool depthwise) {
@@ -450,6 +467,7 @@ Error read_params(const fb::XNode& node, Node& out) {
     case XNodeUnion::XNNHardswish:
     case XNodeUnion::XNNSigmoid:
     case XNodeUnion::XNNSoftmax:
+    case XNodeUnion::XNNConvert:
       out.flags = as<fb::_XNNNode1x1>(node)->flags();
       return check_flags(out, 0);
     case XNodeUnion::XNNGlobalAvgPooling2d:
@@ -516,6 +534,7 @@ Error check_params(const Payload& payload) {
         break;
       case XNodeUnion::XNNHardswish:
       case XNodeUnion::XNNSigmoid:
+      case XNodeUnion::XNNConvert:
         e = check_same_shape(index, n, 0);
         break;
       case XNodeUnion::XNNSoftmax:

@@ -9,6 +9,7 @@
 #include "header.h"
 #include "nodes.h"
 #include "params.h"
+#include "quant.h"
 #include "values.h"
 #include "xnnpack_graph_generated.h"
 
@@ -71,7 +72,8 @@ Error read_values(const fb::XNNGraph& graph, Payload& payload) {
       return e;
     }
   }
-  return check_constant_values(payload.values, payload.constants);
+  const Error e = check_constant_values(payload.values, payload.constants);
+  return e != Error::Ok ? e : check_quant_values(payload.values, payload.constants);
 }
 
 Error read_nodes(const fb::XNNGraph& graph, Payload& payload) {

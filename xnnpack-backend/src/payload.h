@@ -33,6 +33,15 @@ struct Value {
   std::vector<uint32_t> dims;
   uint32_t constant_index = 0; // 0: not a constant
   QuantKind quant = QuantKind::kNone;
+  // The quantization (quant.h checks each against the dims and type).
+  int32_t zero_point = 0;         // kPerTensor
+  float scale = 0;                // kPerTensor
+  uint32_t channel_dim = 0;       // kPerChannel, kPerChannelGroup
+  uint32_t group_size = 0;        // kPerChannelGroup: elements per scale
+  uint32_t num_nonbatch_dims = 0; // kPerTokenDynamic
+  std::vector<float> scales;      // inline scales (fp32)
+  uint32_t scale_constant = 0;    // the constant holding the scales; 0: inline
+  uint32_t num_scales = 0;        // the scales that constant holds
 };
 
 // The geometry of a convolution node (Conv2d, DepthwiseConv2d,

@@ -7,6 +7,7 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "quant.h"
 #include "xnnpack_graph_generated.h"
 
 namespace xnnpack_backend {
@@ -19,6 +20,7 @@ using xnnpack_payload::Constant;
 using xnnpack_payload::ConstantSource;
 using xnnpack_payload::Node;
 using xnnpack_payload::Payload;
+using xnnpack_payload::QuantKind;
 using xnnpack_payload::Value;
 using XNodeUnion = xnnpack_payload::fb::XNodeUnion;
 using XNNDatatype = xnnpack_payload::fb::XNNDatatype;
@@ -83,9 +85,207 @@ bool node_supported(XNodeUnion t) {
     case XNodeUnion::XNNSigmoid:
     case XNodeUnion::XNNSoftmax:
     case XNodeUnion::XNNStaticConstantPad:
+    case XNodeUnion::XNNConvert:
       return true;
     default:
       return is_binary(t, op);
+  }
+}
+
+// What a value is to the builder: fp32, an activation XNNPACK quantizes at
+// run time (qdint8), a per-channel or blockwise quantized filter, or
+// something not supported yet.
+enum class Operand { kFloat, kDynamic, kFilter, kUnsupported };
+
+Operand operand_of(const Value& v) {
+  if (v.dq_datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_invalid)) {
+    return Operand::kUnsupported; // the oldest dynamic quantization flow
+  }
+  const auto t = static_cast<XNNDatatype>(v.datatype);
+  switch (v.quant) {
+    case QuantKind::kNone:
+      return t == XNNDatatype::xnn_datatype_fp32 ? Operand::kFloat : Operand::kUnsupported;
+    case QuantKind::kPerTokenDynamic:
+      // qdint8 (the reader has checked); one scale per row, as fully
+      // connected nodes read them: what upstream's exporter writes.
+      return v.num_nonbatch_dims == 1 ? Operand::kDynamic : Operand::kUnsupported;
+    case QuantKind::kPerChannel:
+      // 4-bit rows of an odd length: how XNNPACK packs their last half
+      // byte is not checked here; upstream writes none (blockwise instead).
+      return t == XNNDatatype::xnn_datatype_qcint8 ||
+                     (t == XNNDatatype::xnn_datatype_qcint4 && v.dims.back() % 2 == 0)
+                 ? Operand::kFilter
+                 : Operand::kUnsupported;
+    case QuantKind::kPerChannelGroup: // the reader has checked: qbint4
+      return Operand::kFilter;
+    default:
+      return Operand::kUnsupported;
+  }
+}
+
+// Why operand_of(v) is kUnsupported, for the log.
+const char* unsupported_why(const Value& v) {
+  if (v.dq_datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_invalid)) {
+    return "quantized at run time through dq_datatype (upstream's oldest flow)";
+  }
+  switch (v.quant) {
+    case QuantKind::kNone:
+      return "not fp32 and without quantization parameters";
+    case QuantKind::kPerTokenDynamic:
+      return "quantized at run time, but not per row (num_nonbatch_dims is not 1)";
+    case QuantKind::kPerChannel:
+      return "per channel, but not qcint8 or qcint4 with rows of an even length";
+    case QuantKind::kPerTensor:
+      return "statically quantized per tensor";
+    default:
+      return "quantized";
+  }
+}
+
+using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
+
+Operand operand(const ValueIndex& index, uint32_t id) {
+  const auto it = std::lower_bound(index.begin(), index.end(),
+                                   std::make_pair(id, static_cast<const Value*>(nullptr)));
+  return operand_of(*it->second); // check_ids has shown that every id exists
+}
+
+// The operand types each node kind is defined for: fully connected on fp32,
+// or on a dynamically quantized input with a quantized filter (fp32 bias
+// and output); a convert from fp32 to qdint8; every other kind on fp32.
+bool operands_supported(const ValueIndex& index, const Node& n) {
+  const auto t = static_cast<XNodeUnion>(n.type);
+  if (t == XNodeUnion::XNNConvert) {
+    return operand(index, n.inputs[0]) == Operand::kFloat &&
+           operand(index, n.outputs[0]) == Operand::kDynamic;
+  }
+  size_t first_float = 0;
+  if (t == XNodeUnion::XNNFullyConnected && operand(index, n.inputs[0]) == Operand::kDynamic) {
+    if (operand(index, n.inputs[1]) != Operand::kFilter) {
+      return false;
+    }
+    first_float = 2; // the bias, if any
+  }
+  for (size_t i = first_float; i < n.inputs.size(); ++i) {
+    if (operand(index, n.inputs[i]) != Operand::kFloat) {
+      return false;
+    }
+  }
+  return operand(index, n.outputs[0]) == Operand::kFloat;
+}
+
+// Upstream's exporter's fp32 -> bf16 of inline block scales: scaled up by
+// about 2^-8 then truncated, which rounds to nearest.
+uint16_t to_bf16(float f) {
+  const float adjusted = f * 1.00389105f;
+  uint32_t bits;
+  std::memcpy(&bits, &adjusted, sizeof bits);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+Error bad_scale(const Value& v, size_t i, size_t n, float scale) {
+  ET_LOG(Error, "XnnpackBackend: value %u's scale %zu of %zu is %g, not positive and normal", v.id,
+         i, n, static_cast<double>(scale));
+  return Error::InvalidProgram;
+}
+
+// Per-channel scales, fp32, from the payload or their constant.
+Error channel_scales(const Value& v, const std::vector<const void*>& data,
+                     std::vector<float>& out) {
+  if (v.scale_constant == 0) {
+    out = v.scales;
+  } else {
+    out.resize(v.num_scales); // the reader has matched it to the constant's size
+    std::memcpy(out.data(), data[v.scale_constant], out.size() * sizeof(float));
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!xnnpack_payload::valid_scale(out[i])) {
+      return bad_scale(v, i, out.size(), out[i]);
+    }
+  }
+  return Error::Ok;
+}
+
+// Blockwise scales as XNNPACK takes them, bf16: a constant's as they are,
+// inline fp32 ones converted.
+Error block_scales(const Value& v, const std::vector<const void*>& data,
+                   std::vector<uint16_t>& out) {
+  if (v.scale_constant == 0) {
+    out.resize(v.scales.size());
+    std::transform(v.scales.begin(), v.scales.end(), out.begin(), to_bf16);
+  } else {
+    out.resize(v.num_scales);
+    std::memcpy(out.data(), data[v.scale_constant], out.size() * sizeof(uint16_t));
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float f = xnnpack_payload::bf16_to_float(out[i]);
+    if (!xnnpack_payload::valid_scale(f)) {
+      return bad_scale(v, i, out.size(), f);
+    }
+  }
+  return Error::Ok;
+}
+
+// The scales a quantized filter needs, kept in `store` (XNNPACK reads them
+// when it packs the filter); null for other values.
+Error prepare_scales(const Value& v, const std::vector<const void*>& data, ConstantStore& store,
+                     const void*& scales) {
+  scales = nullptr;
+  if (v.quant == QuantKind::kPerChannel) {
+    store.scales.emplace_back();
+    const Error e = channel_scales(v, data, store.scales.back());
+    scales = store.scales.back().data();
+    return e;
+  }
+  if (v.quant == QuantKind::kPerChannelGroup) {
+    store.bf16_scales.emplace_back();
+    const Error e = block_scales(v, data, store.bf16_scales.back());
+    scales = store.bf16_scales.back().data();
+    return e;
+  }
+  return Error::Ok;
+}
+
+// XNNPACK's datatype of a filter's payload datatype: the payload's enum
+// numbers differ from this XNNPACK's (qbint4: 10 there, 12 here).
+xnn_datatype xnn_type(int16_t payload_type) {
+  switch (static_cast<XNNDatatype>(payload_type)) {
+    case XNNDatatype::xnn_datatype_qcint8:
+      return xnn_datatype_qcint8;
+    case XNNDatatype::xnn_datatype_qcint4:
+      return xnn_datatype_qcint4;
+    case XNNDatatype::xnn_datatype_qbint4:
+      return xnn_datatype_qbint4;
+    default:
+      return xnn_datatype_fp32; // operand_of has ruled out the rest
+  }
+}
+
+// One value: fp32, dynamically quantized (never external, so XNNPACK gives
+// it an internal id), or a per-channel or blockwise filter (upstream's
+// zero point: 8 for the 4-bit types, whose nibbles are unsigned, else 0).
+xnn_status define_value(xnn_subgraph_t sg, const Value& v, const void* data, const void* scales,
+                        uint32_t& id) {
+  size_t dims[xnnpack_payload::kMaxDims];
+  std::copy(v.dims.begin(), v.dims.end(), dims);
+  const xnn_datatype type = xnn_type(v.datatype);
+  const int32_t zero_point = type == xnn_datatype_qcint4 || type == xnn_datatype_qbint4 ? 8 : 0;
+  switch (v.quant) {
+    case QuantKind::kPerTokenDynamic:
+      return xnn_define_dynamically_quantized_tensor_value(sg, xnn_datatype_qdint8, v.dims.size(),
+                                                           v.num_nonbatch_dims, dims,
+                                                           XNN_INVALID_VALUE_ID, 0, &id);
+    case QuantKind::kPerChannel:
+      return xnn_define_channelwise_quantized_tensor_value_v2(
+          sg, type, zero_point, static_cast<const float*>(scales), v.dims.size(), v.channel_dim,
+          dims, data, v.external_id, v.flags, &id);
+    case QuantKind::kPerChannelGroup:
+      return xnn_define_blockwise_quantized_tensor_value(
+          sg, type, zero_point, static_cast<const uint16_t*>(scales), v.dims.size(), v.channel_dim,
+          v.group_size, dims, data, v.external_id, v.flags, &id);
+    default:
+      return xnn_define_tensor_value(sg, xnn_datatype_fp32, v.dims.size(), dims, data,
+                                     v.external_id, v.flags, &id);
   }
 }
 
@@ -107,12 +307,13 @@ Error define_values(xnn_subgraph_t sg, const Payload& p, const std::vector<const
              v.external_id);
       return Error::InvalidProgram;
     }
-    size_t dims[xnnpack_payload::kMaxDims];
-    std::copy(v.dims.begin(), v.dims.end(), dims);
     uint32_t id = XNN_INVALID_VALUE_ID;
-    const xnn_status s =
-        xnn_define_tensor_value(sg, xnn_datatype_fp32, v.dims.size(), dims, data[v.constant_index],
-                                v.external_id, v.flags, &id);
+    const void* scales = nullptr;
+    const Error e = prepare_scales(v, data, out.constants, scales);
+    if (e != Error::Ok) {
+      return e;
+    }
+    const xnn_status s = define_value(sg, v, data[v.constant_index], scales, id);
     if (s != xnn_status_success) {
       ET_LOG(Error, "XnnpackBackend: XNNPACK refused value %u: %s", v.id, status_name(s));
       return Error::InvalidProgram;
@@ -266,6 +467,8 @@ xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
     case XNodeUnion::XNNFullyConnected:
       return xnn_define_fully_connected(sg, n.output_min, n.output_max, in, second, bias, o,
                                         n.flags);
+    case XNodeUnion::XNNConvert: // check_supported allows only fp32 -> qdint8
+      return xnn_define_unary(sg, xnn_unary_convert, nullptr, in, o, n.flags);
     case XNodeUnion::XNNConv2d:
     case XNodeUnion::XNNDepthwiseConv2d:
       return define_conv(sg, n, t == XNodeUnion::XNNDepthwiseConv2d, in, second, bias, o);
@@ -285,44 +488,56 @@ xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
   }
 }
 
-// The bytes of each constant a value uses, by constant index (0: none).
+// The bytes of constant `idx` (0: none), which value `id` uses.
+Error resolve_constant(const Payload& p, uint32_t idx, uint32_t id, const NamedDataMap* named_data,
+                       ConstantStore& store, std::vector<const void*>& data) {
+  if (idx == 0 || data[idx] != nullptr) {
+    return Error::Ok;
+  }
+  const Constant& c = p.constants[idx];
+  if (c.source != ConstantSource::kNamed) {
+    // A copy: the processed bytes may be freed once init returns.
+    auto copy = std::make_unique<uint64_t[]>(c.size / 8 + 1);
+    if (c.size != 0) {
+      std::memcpy(copy.get(), c.data, c.size);
+    }
+    data[idx] = copy.get();
+    store.copies.push_back(std::move(copy));
+    return Error::Ok;
+  }
+  if (named_data == nullptr) {
+    ET_LOG(Error, "XnnpackBackend: value %u's constant is named data, but the program has none",
+           id);
+    return Error::InvalidProgram;
+  }
+  Result<FreeableBuffer> buf = named_data->get_data(c.named_key);
+  if (!buf.ok()) {
+    ET_LOG(Error, "XnnpackBackend: value %u's constant '%s' is not in the named data", id,
+           c.named_key.c_str());
+    return buf.error();
+  }
+  if (buf->size() != c.size || (c.size != 0 && buf->data() == nullptr)) {
+    ET_LOG(Error, "XnnpackBackend: named data '%s' has %zu bytes; value %u needs %llu",
+           c.named_key.c_str(), buf->size(), id, static_cast<unsigned long long>(c.size));
+    return Error::InvalidProgram;
+  }
+  data[idx] = buf->data();
+  store.named.push_back(std::move(*buf));
+  return Error::Ok;
+}
+
+// The bytes of each constant a value uses (its data or its scales), by
+// constant index (0: none).
 Error resolve_constants(const Payload& p, const NamedDataMap* named_data, ConstantStore& store,
                         std::vector<const void*>& data) {
   data.assign(p.constants.size() + 1, nullptr);
   for (const Value& v : p.values) {
-    const uint32_t idx = v.constant_index;
-    if (idx == 0 || data[idx] != nullptr) {
-      continue;
-    }
-    const Constant& c = p.constants[idx];
-    if (c.source != ConstantSource::kNamed) {
-      // A copy: the processed bytes may be freed once init returns.
-      auto copy = std::make_unique<uint64_t[]>(c.size / 8 + 1);
-      if (c.size != 0) {
-        std::memcpy(copy.get(), c.data, c.size);
+    for (const uint32_t idx : {v.constant_index, v.scale_constant}) {
+      const Error e = resolve_constant(p, idx, v.id, named_data, store, data);
+      if (e != Error::Ok) {
+        return e;
       }
-      data[idx] = copy.get();
-      store.copies.push_back(std::move(copy));
-      continue;
     }
-    if (named_data == nullptr) {
-      ET_LOG(Error, "XnnpackBackend: value %u's constant is named data, but the program has none",
-             v.id);
-      return Error::InvalidProgram;
-    }
-    Result<FreeableBuffer> buf = named_data->get_data(c.named_key);
-    if (!buf.ok()) {
-      ET_LOG(Error, "XnnpackBackend: value %u's constant '%s' is not in the named data", v.id,
-             c.named_key.c_str());
-      return buf.error();
-    }
-    if (buf->size() != c.size || (c.size != 0 && buf->data() == nullptr)) {
-      ET_LOG(Error, "XnnpackBackend: named data '%s' has %zu bytes; value %u needs %llu",
-             c.named_key.c_str(), buf->size(), v.id, static_cast<unsigned long long>(c.size));
-      return Error::InvalidProgram;
-    }
-    data[idx] = buf->data();
-    store.named.push_back(std::move(*buf));
   }
   return Error::Ok;
 }
@@ -351,22 +566,25 @@ const char* status_name(xnn_status status) {
 }
 
 Error check_supported(const Payload& p) {
-  for (size_t i = 0; i < p.nodes.size(); ++i) {
-    const Node& n = p.nodes[i];
-    if (!node_supported(static_cast<XNodeUnion>(n.type))) {
-      ET_LOG(Error, "XnnpackBackend: node %zu (%s, debug handle %u) is not supported yet", i,
-             n.type_name, n.debug_handle);
+  for (const Value& v : p.values) {
+    if (operand_of(v) == Operand::kUnsupported) {
+      ET_LOG(Error, "XnnpackBackend: value %u (%s) is %s; not supported yet", v.id,
+             xnnpack_payload::fb::EnumNameXNNDatatype(static_cast<XNNDatatype>(v.datatype)),
+             unsupported_why(v));
       return Error::NotSupported;
     }
   }
+  ValueIndex index;
   for (const Value& v : p.values) {
-    if (v.datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_fp32) ||
-        v.quant != xnnpack_payload::QuantKind::kNone ||
-        v.dq_datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_invalid)) {
-      ET_LOG(
-          Error, "XnnpackBackend: value %u is of type %s%s; only fp32 is supported yet", v.id,
-          xnnpack_payload::fb::EnumNameXNNDatatype(static_cast<XNNDatatype>(v.datatype)),
-          v.quant != xnnpack_payload::QuantKind::kNone || v.dq_datatype != 0 ? " (quantized)" : "");
+    index.emplace_back(v.id, &v);
+  }
+  std::sort(index.begin(), index.end());
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const Node& n = p.nodes[i];
+    const bool kind = node_supported(static_cast<XNodeUnion>(n.type));
+    if (!kind || !operands_supported(index, n)) {
+      ET_LOG(Error, "XnnpackBackend: node %zu (%s, debug handle %u) is not supported yet%s", i,
+             n.type_name, n.debug_handle, kind ? " on these operand types" : "");
       return Error::NotSupported;
     }
   }

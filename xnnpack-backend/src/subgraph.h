@@ -1,9 +1,10 @@
 // Builds an XNNPACK runtime from a checked payload (payload.h): one
 // xnn_define_tensor_value per value, with its constant's bytes, and one
-// xnn_define_* per node. Phase 2 defines fp32 graphs of fully connected,
-// convolution (plain and depthwise), the binary elementwise operators,
-// clamp and static transpose; anything else fails before XNNPACK is called,
-// with an Error that names the node or value.
+// xnn_define_* per node: fp32 graphs of the node kinds docs/xnnpack.md
+// lists, and dynamically quantized fully connected nodes (an fp32 input
+// converted to qdint8, a qcint8, qcint4 or qbint4 filter, an fp32 output);
+// anything else fails before XNNPACK is called, with an Error that names
+// the node or value.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ using RuntimePtr = std::unique_ptr<xnn_runtime, RuntimeDeleter>;
 struct ConstantStore {
   std::vector<executorch::runtime::FreeableBuffer> named;
   std::vector<std::unique_ptr<uint64_t[]>> copies; // of constants in the blob
+  std::vector<std::vector<float>> scales;          // per-channel scales, aligned
+  std::vector<std::vector<uint16_t>> bf16_scales;  // blockwise scales, aligned
 };
 
 struct Compiled {

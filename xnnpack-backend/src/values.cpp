@@ -50,6 +50,42 @@ Error check_scale_index(uint32_t index, size_t num_constants, uint32_t id) {
   return Error::Ok;
 }
 
+void copy_scales(const flatbuffers::Vector<float>* v, Value& out) {
+  out.scales.assign(v == nullptr ? nullptr : v->data(),
+                    v == nullptr ? nullptr : v->data() + v->size());
+}
+
+// A channel dim or group size read from the schema's int: never negative.
+Error non_negative(int32_t v, const char* what, uint32_t id, uint32_t& out) {
+  if (v < 0) {
+    ET_LOG(Error, "XNNPACK payload: value %u has %s %d", id, what, v);
+    return Error::InvalidProgram;
+  }
+  out = static_cast<uint32_t>(v);
+  return Error::Ok;
+}
+
+Error read_per_channel(const fb::PerChannelQuant& q, size_t num_constants, Value& out) {
+  out.quant = QuantKind::kPerChannel;
+  copy_scales(q.scale(), out);
+  out.scale_constant = q.scale_buffer_idx();
+  out.num_scales = q.num_scales();
+  const Error e = non_negative(q.channel_dim(), "channel dim", out.id, out.channel_dim);
+  return e != Error::Ok ? e : check_scale_index(out.scale_constant, num_constants, out.id);
+}
+
+Error read_per_group(const fb::PerChannelGroupQuant& q, size_t num_constants, Value& out) {
+  out.quant = QuantKind::kPerChannelGroup;
+  copy_scales(q.scale(), out);
+  out.scale_constant = q.scale_buffer_idx();
+  out.num_scales = q.num_scales();
+  Error e = non_negative(q.channel_dim(), "channel dim", out.id, out.channel_dim);
+  if (e == Error::Ok) {
+    e = non_negative(q.group_size(), "group size", out.id, out.group_size);
+  }
+  return e != Error::Ok ? e : check_scale_index(out.scale_constant, num_constants, out.id);
+}
+
 Error read_quant(const fb::XNNQuantizedTensorValue& q, size_t num_constants, Value& out) {
   using fb::XNNQuantParams;
   const uint32_t id = out.id;
@@ -60,18 +96,17 @@ Error read_quant(const fb::XNNQuantizedTensorValue& q, size_t num_constants, Val
   switch (q.quant_params_type()) {
     case XNNQuantParams::PerTensorQuant:
       out.quant = QuantKind::kPerTensor;
+      out.scale = q.quant_params_as_PerTensorQuant()->scale();
+      out.zero_point = q.quant_params_as_PerTensorQuant()->zero_point();
       return Error::Ok;
     case XNNQuantParams::PerTokenDynamicQuant:
       out.quant = QuantKind::kPerTokenDynamic;
-      return Error::Ok;
+      return non_negative(q.quant_params_as_PerTokenDynamicQuant()->num_nonbatch_dims(),
+                          "num_nonbatch_dims", id, out.num_nonbatch_dims);
     case XNNQuantParams::PerChannelQuant:
-      out.quant = QuantKind::kPerChannel;
-      return check_scale_index(q.quant_params_as_PerChannelQuant()->scale_buffer_idx(),
-                               num_constants, id);
+      return read_per_channel(*q.quant_params_as_PerChannelQuant(), num_constants, out);
     case XNNQuantParams::PerChannelGroupQuant:
-      out.quant = QuantKind::kPerChannelGroup;
-      return check_scale_index(q.quant_params_as_PerChannelGroupQuant()->scale_buffer_idx(),
-                               num_constants, id);
+      return read_per_group(*q.quant_params_as_PerChannelGroupQuant(), num_constants, out);
     default:
       ET_LOG(Error, "XNNPACK payload: quantized value %u with parameters of type %u", id,
              static_cast<unsigned>(q.quant_params_type()));
@@ -147,6 +182,13 @@ bool constant_bytes(const Value& value, uint64_t& bytes, bool& exact) {
   }
   if (es.den == 0) {
     bytes = 0;
+    return true;
+  }
+  if (es.den == 2 && !value.dims.empty()) {
+    // 4-bit: each row (innermost dim) starts on a byte, as XNNPACK packs it.
+    const uint64_t cols = value.dims.back();
+    const uint64_t rows = cols == 0 ? 0 : n / cols;
+    bytes = rows * (cols / 2 + cols % 2); // <= n: no overflow
     return true;
   }
   if (__builtin_mul_overflow(n, es.num, &n)) {

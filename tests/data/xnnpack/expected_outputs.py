@@ -12,7 +12,7 @@ import os
 
 import torch
 from executorch.runtime import Runtime
-from make_payloads import CNNS, LinearReluAdd, TinyConv, build
+from make_payloads import CNNS, QUANTIZED, LinearReluAdd, TinyConv, build, build_quantized
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -54,6 +54,15 @@ def main():
     for name, (_, shape) in CNNS.items():
         x = pattern(*shape)
         eager = build(name)(x).detach()
+        got = run(name, [x])
+        print(f"{name}: max |upstream - eager|:", float((got - eager).abs().max()),
+              "max |output|:", float(got.abs().max()))
+        show(name, got)
+    # Dynamically quantized: torchao's eager model quantizes as XNNPACK does
+    # up to rounding, so the two differ by a quantization step or so.
+    for name, (_, _, shape) in QUANTIZED.items():
+        x = pattern(*shape)
+        eager = build_quantized(name)(x).detach()
         got = run(name, [x])
         print(f"{name}: max |upstream - eager|:", float((got - eager).abs().max()),
               "max |output|:", float(got.abs().max()))

@@ -7,10 +7,12 @@ of its first delegate (<name>.bin), which is the payload our reader parses.
 
 Run with the venv that has the executorch wheel, and torchvision on the path
 (for its model classes only; README.md says how it was installed):
-  PYTHONPATH=/tmp/tvlib /opt/et-venv/bin/python tests/data/xnnpack/make_payloads.py
+  PYTHONPATH=/tmp/tvlib /opt/et-venv/bin/python tests/data/xnnpack/make_payloads.py [NAME...]
+(NAME: only those fixtures, e.g. mlp_8da4w; none: all of them)
 """
 import hashlib
 import os
+import sys
 
 import torch
 from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
@@ -151,6 +153,47 @@ def build(name):
     return model
 
 
+class Mlp(torch.nn.Module):
+    """An LLM's feed-forward shape in small: Linear(64, 128), relu,
+    Linear(128, 32)."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = torch.nn.Linear(64, 128)
+        self.down = torch.nn.Linear(128, 32)
+
+    def forward(self, x):
+        return self.down(torch.relu(self.up(x)))
+
+
+# name -> (torchao weight dtype, granularity, input shape): upstream's
+# dynamically quantized linear flow (int8 activations quantized per row at
+# run time): "8da4w" with 4-bit weights in blocks of 32 input channels
+# (qbint4), 4-bit (qcint4) and 8-bit (qcint8) weights per output channel.
+QUANTIZED = {
+    "mlp_8da4w": ("int4", 32, (1, 3, 64)),
+    "mlp_8da4w_pc": ("int4", 0, (2, 64)),
+    "mlp_8da8w": ("int8", 0, (2, 64)),
+}
+
+
+def build_quantized(name):
+    """The quantized MLP `name` of QUANTIZED, weights drawn after
+    torch.manual_seed(0), as users quantize them (torchao's quantize_ with
+    Int8DynamicActivationIntxWeightConfig, as upstream's XNNPACK tests and
+    LLM exports do)."""
+    from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
+    from torchao.quantization.granularity import PerAxis, PerGroup
+
+    dtype, group, _ = QUANTIZED[name]
+    torch.manual_seed(0)
+    model = Mlp().eval()
+    quantize_(model, Int8DynamicActivationIntxWeightConfig(
+        weight_dtype=getattr(torch, dtype),
+        weight_granularity=PerGroup(group) if group else PerAxis(0)))
+    return model
+
+
 def first_delegate_blob(program):
     """The processed bytes of the first delegate of the first method."""
     plan = program.execution_plan[0]
@@ -177,14 +220,24 @@ def write(name, model, inputs):
         print(f"{name}.{ext} {len(data)} {hashlib.sha256(data).hexdigest()}")
 
 
-def main():
-    torch.manual_seed(0)
-    write("linear_relu_add", LinearReluAdd(), (torch.randn(2, 4), torch.randn(2, 3)))
-    torch.manual_seed(0)
-    write("conv", TinyConv(), (torch.randn(1, 2, 5, 5),))
+def main(names):
+    """Writes the fixtures `names` (all when empty)."""
+    def wanted(name):
+        return not names or name in names
+
+    if wanted("linear_relu_add"):
+        torch.manual_seed(0)
+        write("linear_relu_add", LinearReluAdd(), (torch.randn(2, 4), torch.randn(2, 3)))
+    if wanted("conv"):
+        torch.manual_seed(0)
+        write("conv", TinyConv(), (torch.randn(1, 2, 5, 5),))
     for name, (_, shape) in CNNS.items():
-        write(name, build(name), (torch.randn(*shape),))
+        if wanted(name):
+            write(name, build(name), (torch.randn(*shape),))
+    for name, (_, _, shape) in QUANTIZED.items():
+        if wanted(name):
+            write(name, build_quantized(name), (torch.randn(*shape),))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
