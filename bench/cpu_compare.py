@@ -41,7 +41,9 @@ Needs torch, torchvision, timm, transformers, onnx, onnxscript, onnxruntime
 Options: --build DIR (DIR/tools/executorch-run/executorch-run), --rounds R
 (default 5), --budget S (seconds per measurement, default 0.4), --iterations N
 (a fixed N instead of the budget; --min-iters 3, --max-iters 2000 bound the
-adaptive one), --only NAME,... (fixture names),
+adaptive one), --only NAME,... (fixture names), --corpus DIR (another
+directory of programs in that layout, e.g. make_corpus.py --flow cpu-large's
+full-size CNNs; default tests/models/corpus/cpu),
 --threads 1,2 (default 1 and os.cpu_count()), --out PREFIX (default
 bench/results/cpu-compare-<date>-<commit>; writes PREFIX.json and PREFIX.md),
 --md FILE (default bench/RESULTS.md: the section "CPU: ours vs torch eager vs
@@ -71,6 +73,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CORPUS = os.path.join(ROOT, "tests", "models", "corpus", "cpu")
+CORPUS_REL = os.path.join("tests", "models", "corpus", "cpu")
 RUNTIMES = ["ours", "torch", "ort"]
 NP_DTYPES = {"f32": "float32", "f16": "float16", "f64": "float64", "i64": "int64",
              "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8", "bool": "bool"}
@@ -581,7 +584,9 @@ def render(run, name):
     lines = [f"### {name}: {run['date']}, ours at {m['commit']} ({m['buildtype']}), "
              f"{m['cpu']} ({m['nproc']} cores{guest}), "
              f"torch {m['torch']} ({m['torch_blas']}), ONNX Runtime {m['onnxruntime']}, "
-             f"system BLAS {m['system_blas']}", "",
+             f"system BLAS {m['system_blas']}"
+             + (f", programs from {st['corpus']}" if st.get("corpus", CORPUS_REL) != CORPUS_REL
+                else ""), "",
              f"{st['rounds']} interleaved rounds, about {st['budget_s']} s per measurement "
              f"(iterations: {st['iterations'] or 'adaptive'}), load average "
              f"{run['loadavg_start']} at the start, {run['loadavg_end']} at the end. "
@@ -602,7 +607,28 @@ def render(run, name):
                          f"{cell(row.get('ours/torch'), True)} | "
                          f"{cell(row.get('ours/ort'), True)} |")
         lines.append("")
-    return lines + check_table(run)
+    return lines + scaling_table(run, summ) + check_table(run)
+
+
+def scaling_table(run, summ):
+    """Each runtime's 1-thread median over its T-thread median (> 1: faster
+    with more threads), when the run measured 1 thread and more."""
+    many = [t for t in run["settings"]["threads"] if t > 1]
+    if 1 not in run["settings"]["threads"] or not many:
+        return []
+    lines = ["Speed-up over 1 thread (1-thread median / T-thread median; "
+             "higher is better):", "",
+             "| model | " + " | ".join(f"{rt} {t}t" for t in many for rt in RUNTIMES) + " |",
+             "|---|" + "---:|" * (len(many) * len(RUNTIMES))]
+    for case in run["cases"]:
+        cells = []
+        for t in many:
+            for rt in RUNTIMES:
+                one, more = summ.get((case, 1), {}).get(rt), summ.get((case, t), {}).get(rt)
+                cells.append(f"{one['median'] / more['median']:.2f}x" if one and more
+                             else "n/a")
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def check_table(run):
@@ -684,6 +710,7 @@ def parse_args():
     ap.add_argument("--min-iters", type=int, default=3)
     ap.add_argument("--max-iters", type=int, default=2000)
     ap.add_argument("--only", default="")
+    ap.add_argument("--corpus", default=CORPUS, help="the programs' directory")
     ap.add_argument("--threads", default="")
     ap.add_argument("--out", default="")
     ap.add_argument("--md", default=os.path.join(HERE, "RESULTS.md"))
@@ -697,6 +724,8 @@ def parse_args():
 
 
 def run_all(a):
+    global CORPUS
+    CORPUS = os.path.abspath(a.corpus)
     only = set(filter(None, a.only.split(",")))
     ours = Ours(a.build)
     facts = machine_facts(a.build, ours)
@@ -721,6 +750,7 @@ def run_all(a):
     run = {"kind": "cpu-compare", "date": f"{date:%Y-%m-%dT%H:%MZ}", "machine": facts,
            "settings": {"rounds": a.rounds, "budget_s": a.budget, "iterations": a.iterations,
                         "threads": a.thread_list, "only": sorted(only),
+                        "corpus": os.path.relpath(CORPUS, ROOT),
                         "argv": sys.argv[1:]},
            "loadavg_start": [round(x, 2) for x in load0],
            "loadavg_end": [round(x, 2) for x in os.getloadavg()],

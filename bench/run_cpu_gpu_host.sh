@@ -3,7 +3,7 @@
 # bench/pack_cpu_carry.sh packed. The carried system libraries are used only
 # for those the host's loader does not have. Results go to $OUT (the device
 # tool's output directory) or to ./cpu-results.
-# Usage: bench/run_cpu_gpu_host.sh CARRY [cpu_compare.py options...]
+# Usage: [TAG=large] bench/run_cpu_gpu_host.sh CARRY [cpu_compare.py options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 carry=$(cd "${1:?usage: bench/run_cpu_gpu_host.sh CARRY [options]}" && pwd)
@@ -34,9 +34,12 @@ export LD_LIBRARY_PATH="$carry/runtime:$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PA
   readlink -f "$(ldconfig -p | awk '/libblas.so.3 / {print $NF; exit}')" 2>/dev/null || true
   python3 -c 'import torch, onnxruntime; print("torch", torch.__version__, "ort", onnxruntime.__version__)'
 } | tee "$out/host.txt"
-stamp="cpu-compare-gpuhost-$(date -u +%Y-%m-%d)"
+# TAG names a run of other programs (--corpus), e.g. TAG=large for
+# bench/export_large_cnns.sh's; such a run leaves out the GEMM lines.
+stamp="cpu-compare-gpuhost${TAG:+-$TAG}-$(date -u +%Y-%m-%d)"
 python3 bench/cpu_compare.py --build "$carry" --md '' --out "$out/$stamp" "$@" 2>&1 |
   tee "$out/cpu-compare.log"
+[ -n "${TAG:-}" ] && exit 0
 if [ -x "$carry/bench/gemm_bench" ]; then
   for t in 1 "$(nproc)"; do
     "$carry/bench/gemm_bench" --threads "$t"

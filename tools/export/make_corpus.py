@@ -8,7 +8,10 @@ exports it (torch.export -> to_edge_transform_and_lower -> to_executorch ->
 write_to_file), with random weights from a fixed seed, and eager outputs
 (TF32 off) are written beside it as references.
 
-  make_corpus.py --out DIR [--only a,b] [--flow cpu|cuda|all] [--jobs N]
+  make_corpus.py --out DIR [--only a,b] [--flow cpu|cuda|all|cpu-large] [--jobs N]
+
+(cpu-large: full-size CNNs for benchmarks only, never committed; "all" leaves
+them out.)
 
 Each fixture DIR/<flow>/<name>/ holds model.pte (+ *.ptd for CUDA), the input
 and reference files, and calls.txt, the sequence of method calls a test
@@ -149,6 +152,11 @@ def _narrow_resnet():
             return self.fc(x.flatten(1))
 
     return NarrowResNet()
+
+
+def _torchvision_224(name):
+    import torch, torchvision
+    return getattr(torchvision.models, name)(), (torch.randn(1, 3, 224, 224),)
 
 
 def m_resnet18_narrow():
@@ -455,6 +463,14 @@ CPU_MODELS = {
     "whisper_encoder": m_whisper_encoder, "wav2vec2": m_wav2vec2,
     "lstm": m_lstm, "mlp_f16": m_mlp_f16, "kv_decoder": None,
 }
+# Full-size CNNs at 224x224, for benchmarks only (tens of MB: never
+# committed; bench/run_cpu_gpu_host.sh exports them where it runs). The
+# corpus programs take well under a millisecond, too little for more threads
+# to pay; these show how a forward scales with threads.
+LARGE_CPU_MODELS = {
+    "resnet18_224": lambda: _torchvision_224("resnet18"),
+    "mobilenet_v2_224": lambda: _torchvision_224("mobilenet_v2"),
+}
 CUDA_MODELS = {
     "mlp": m_mlp, "mlp_bf16": m_mlp_bf16, "conv": m_conv,
     "resnet18_narrow": m_resnet18_narrow, "llama_hf_bf16": None,
@@ -544,7 +560,7 @@ def build_single(flow, name, device):
         model = model.to(torch.bfloat16)
         ds, extra = None, []
     else:
-        table = CUDA_MODELS if flow == "cuda" else CPU_MODELS
+        table = CUDA_MODELS if flow == "cuda" else {**CPU_MODELS, **LARGE_CPU_MODELS}
         model, args = table[name]()
         ds, extra = None, []
     model = model.eval()
@@ -577,7 +593,7 @@ def run_child(flow, name, out_root, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    ap.add_argument("--flow", default="all", choices=["cpu", "cuda", "all"])
+    ap.add_argument("--flow", default="all", choices=["cpu", "cuda", "all", "cpu-large"])
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--timeout", type=int, default=420)
@@ -594,8 +610,9 @@ def main():
         return
     only = set(filter(None, a.only.split(",")))
     jobs = []
-    for flow, table in (("cuda", CUDA_MODELS), ("cpu", CPU_MODELS)):
-        if a.flow in (flow, "all"):
+    for flow, table in (("cuda", CUDA_MODELS), ("cpu", CPU_MODELS),
+                        ("cpu-large", LARGE_CPU_MODELS)):
+        if a.flow == flow or (a.flow == "all" and flow != "cpu-large"):
             jobs += [(flow, n) for n in table if not only or n in only]
     summary = []
     with cf.ThreadPoolExecutor(a.jobs) as pool:
