@@ -127,22 +127,56 @@ int64_t unfolded_stride(int64_t n) { return n % 512 == 0 ? n + 16 : n; }
 
 // Output rows [oh0, oh0 + rows) of one plane: bias, then the product of the
 // weights and the unfolded input added.
+Window window(const ConvGeom& g) {
+  return Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw};
+}
+
+// The unfolded input of output rows [oh0, oh0 + rows) of a plane, into this
+// thread's scratch (rows ld floats apart).
+const float* unfold(const ConvGeom& g, const PhaseSplit& s, const float* in, int64_t oh0,
+                    int64_t rows, int64_t ld) {
+  thread_local Scratch sc;
+  sc.col.resize(static_cast<size_t>(g.ICg * g.KH * g.KW * ld));
+  if (SameWidth::fits(window(g))) {
+    im2col_same_width(g, SameWidth(window(g)), in, oh0, rows, ld, sc.col.data());
+  } else {
+    sc.split.resize(static_cast<size_t>(g.ICg * s.floats()));
+    im2col_band(g, s, in, oh0, rows, ld, &sc);
+  }
+  return sc.col.data();
+}
+
 bool im2col_chunk(const ConvGeom& g, const PhaseSplit& s, const Plane& p, int64_t oh0,
                   int64_t rows) {
   const int64_t K = g.ICg * g.KH * g.KW, n = rows * g.OW, p0 = oh0 * g.OW;
   const int64_t ld = unfolded_stride(n);
-  const Window win{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw};
-  thread_local Scratch sc;
-  sc.col.resize(static_cast<size_t>(K * ld));
-  if (SameWidth::fits(win)) {
-    im2col_same_width(g, SameWidth(win), p.in, oh0, rows, ld, sc.col.data());
-  } else {
-    sc.split.resize(static_cast<size_t>(g.ICg * s.floats()));
-    im2col_band(g, s, p.in, oh0, rows, ld, &sc);
-  }
+  const float* col = unfold(g, s, p.in, oh0, rows, ld);
   fill_bias(g, p, p0, p0 + n);
-  return sgemm_serial(false, g.OC / g.groups, n, K, 1.0f, p.w, K, sc.col.data(), ld, 1.0f,
-                      p.out + p0, g.OH * g.OW);
+  return sgemm_serial(false, g.OC / g.groups, n, K, 1.0f, p.w, K, col, ld, 1.0f, p.out + p0,
+                      g.OH * g.OW);
+}
+
+// A single plane with at least as many output channels as output columns (a
+// CNN's late layers, e.g. 512 channels of 7x7): split by columns, each
+// thread would get a sliver of them and pack the whole weight matrix, so the
+// plane is unfolded once and the GEMM split over output channels instead.
+// False when it does not fit the scratch bound (the banded path takes it).
+bool conv_by_channels(const ConvCall& c, bool* ok) {
+  const ConvGeom& g = c.g;
+  const int64_t P = g.OH * g.OW, K = g.ICg * g.KH * g.KW, ld = unfolded_stride(P);
+  if (g.N * g.groups != 1 || g.OC < P) return false;
+  const Plane p = plane(c, 0, 0);
+  if (pointwise(g)) {
+    fill_bias(g, p, 0, P);
+    *ok = sgemm(false, g.OC, P, K, 1.0f, p.w, K, p.in, g.H * g.W, 1.0f, p.out, P);
+    return true;
+  }
+  const PhaseSplit whole(window(g), INT64_MAX, g.OH);
+  if (K * ld > kScratchFloats || g.ICg * whole.floats() > kScratchFloats) return false;
+  const float* col = unfold(g, whole, p.in, 0, g.OH, ld);
+  fill_bias(g, p, 0, P);
+  *ok = sgemm(false, g.OC, P, K, 1.0f, p.w, K, col, ld, 1.0f, p.out, P);
+  return true;
 }
 
 // Columns per chunk: bounded by the scratch, and small enough that a single
@@ -166,15 +200,15 @@ bool conv_fp32(const ConvCall& c) {
   const int64_t planes = g.N * g.groups, ocg = g.OC / g.groups, P = g.OH * g.OW;
   if (planes == 0 || P == 0 || ocg == 0) return true;
   if (depthwise_fp32(c)) return true;
+  bool ok = true;
+  if (conv_by_channels(c, &ok)) return ok;
   const int64_t work = ocg * P * g.ICg * g.KH * g.KW; // multiply-adds per plane
   // Chunks of whole output rows unless pointwise (no unfolding: any columns).
   const bool direct = pointwise(g);
   const int64_t cols = chunk_columns(g, planes);
   const int64_t rows = std::max<int64_t>(1, cols / g.OW);
   const int64_t step = direct ? cols : rows * g.OW, chunks = (P + step - 1) / step;
-  const PhaseSplit split(
-      Window{g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw}, INT64_MAX,
-      rows);
+  const PhaseSplit split(window(g), INT64_MAX, rows);
   // A single output row whose unfolding (or input rows) would outgrow the
   // scratch bound: the portable loop, which needs none.
   const int64_t K = g.ICg * g.KH * g.KW;
@@ -182,7 +216,6 @@ bool conv_fp32(const ConvCall& c) {
                   g.ICg * split.floats() > kMaxScratchFloats)) {
     return false;
   }
-  bool ok = true;
   parallel_for(
       planes * chunks, grain_for(std::max<int64_t>(1, work / chunks)), [&](int64_t t0, int64_t t1) {
         for (int64_t t = t0; t < t1; ++t) {

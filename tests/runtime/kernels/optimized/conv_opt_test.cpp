@@ -89,6 +89,12 @@ const Conv kCases[] = {
     {0, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, true},       // empty batch
     {1, 64, 3, 7300, 2, 3, 3, 1, 1, 1, 1, true},   // one row's unfolding past the scratch
     {1, 1, 8, 8, 2, 3, 3, 1, 1, 0, 1, true},       // one input channel
+    // At least as many output channels as output columns: split by channels.
+    {1, 16, 5, 5, 32, 3, 3, 1, 1, 1, 1, true},    // same width
+    {1, 12, 9, 9, 40, 3, 3, 1, 2, 1, 1, false},   // strided (phase split)
+    {1, 24, 6, 6, 64, 1, 1, 1, 1, 0, 1, true},    // pointwise
+    {1, 256, 7, 7, 256, 3, 3, 1, 1, 1, 1, true},  // enough work for 3 threads
+    {1, 512, 7, 7, 256, 1, 1, 1, 1, 0, 1, false}, // the same, pointwise
 };
 
 TEST_P(ConvOpt, MatchesPortable2d) {
