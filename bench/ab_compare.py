@@ -5,7 +5,8 @@
       --only mobilenet_v2,unet --out bench/results/ab-<date>-<tag>
 
 Each round runs every program once with each build, the order of the two
-alternating from round to round, at one thread (--threads). A measurement is
+alternating from round to round, at one thread (--threads). --corpus DIR
+times programs of another directory in that layout (bench/export_large_cnns.sh's). A measurement is
 executorch-run's printed median of --iterations executes. Prints, per
 program, each build's median [min-max] over the rounds and the median
 [min-max] of the per-round ratios new/base; --out PREFIX writes PREFIX.json
@@ -73,18 +74,21 @@ def render(run):
 
 
 def main():
+    global CORPUS
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--iterations", type=int, default=300)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--corpus", default=CORPUS, help="the programs' directory")
     ap.add_argument("--only", default="mobilenet_v2,mobilenet_v3_small,resnet18_narrow,"
                     "squeezenet1_1,unet")
     ap.add_argument("--base-rev", default="?", help="the commit the base build is of")
     ap.add_argument("--new-rev", default="?", help="the commit the new build is of")
     ap.add_argument("--out", default="")
     a = ap.parse_args()
+    CORPUS = os.path.abspath(a.corpus)
     models = a.only.split(",")
     res = {m: {"base": [], "new": []} for m in models}
     for r in range(a.rounds):
