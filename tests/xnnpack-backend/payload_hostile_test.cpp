@@ -85,7 +85,7 @@ TEST_F(HostileTest, BadIdentifiers) {
 // (squeezenet1_1.bin: pooling, concatenation and reshape parameters.)
 TEST_F(HostileTest, BitFlipsNeverCrash) {
   for (const char* name : {"linear_relu_add.bin", "pool_mix.bin", "squeezenet1_1.bin",
-                           "mlp_8da4w.bin", "mlp_8da8w.bin"}) {
+                           "mlp_8da4w.bin", "mlp_8da8w.bin", "cnn_qs8.bin", "mlp_qs8.bin"}) {
     const auto blob = xnnpack_test::read_fixture(name);
     ASSERT_FALSE(blob.empty()) << name;
     for (size_t i = 0; i < blob.size(); ++i) {
@@ -817,10 +817,59 @@ TEST_F(HostileTest, BadDynamicQuantization) {
     c.change(g);
     EXPECT_EQ(g.parse(), Error::InvalidProgram) << c.what;
   }
-  QuantGraph g; // static per-tensor parameters: read (the backend does not run them yet)
+  QuantGraph g; // static per-tensor parameters: read (BadStaticQuantization checks them)
   g.dyn_type = T::xnn_datatype_qint8;
   g.dyn_params = fb::XNNQuantParams::PerTensorQuant;
   g.zero_point = -3;
+  EXPECT_EQ(g.parse(), Error::Ok);
+}
+
+// Statically quantized values: a qint8 activation per tensor (zero point
+// in [-128, 127], a positive normal scale), a qint32 one (zero point 0),
+// and qcint32 biases per channel (one scale per channel, a constant).
+TEST_F(HostileTest, BadStaticQuantization) {
+  using T = fb::XNNDatatype;
+  struct Case {
+    const char* what;
+    void (*change)(QuantGraph&);
+  };
+  const Case cases[] = {
+      {"zero point -129", [](QuantGraph& g) { g.zero_point = -129; }},
+      {"zero point 128", [](QuantGraph& g) { g.zero_point = 128; }},
+      {"scale -0.5", [](QuantGraph& g) { g.tensor_scale = -0.5f; }},
+      {"a NaN scale",
+       [](QuantGraph& g) { g.tensor_scale = std::numeric_limits<float>::quiet_NaN(); }},
+      {"an infinite scale",
+       [](QuantGraph& g) { g.tensor_scale = std::numeric_limits<float>::infinity(); }},
+      {"a denormal scale", [](QuantGraph& g) { g.tensor_scale = 1e-40f; }},
+      {"qint32 with zero point 1",
+       [](QuantGraph& g) { g.dyn_type = T::xnn_datatype_qint32, g.zero_point = 1; }},
+      {"per-tensor qcint8", [](QuantGraph& g) { g.dyn_type = T::xnn_datatype_qcint8; }},
+      {"per-tensor fp32", [](QuantGraph& g) { g.dyn_type = T::xnn_datatype_fp32; }},
+      {"qcint32 with 31 scales",
+       [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qcint32, g.scales.resize(31); }},
+      {"qcint32 with a zero scale",
+       [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qcint32, g.scales[3] = 0; }},
+      {"qcint32 along dim 2 of 2",
+       [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qcint32, g.channel_dim = 2; }},
+      {"qcint32 not a constant",
+       [](QuantGraph& g) { g.filter_type = T::xnn_datatype_qcint32, g.filter_constant = 0; }},
+      {"qcint32 of 8191 bytes",
+       [](QuantGraph& g) {
+         g.filter_type = T::xnn_datatype_qcint32, g.filter_bytes = 32 * 64 * 4 - 1;
+       }},
+  };
+  for (const auto& c : cases) {
+    QuantGraph g = per_channel(T::xnn_datatype_qcint8, false);
+    g.dyn_type = T::xnn_datatype_qint8;
+    g.dyn_params = fb::XNNQuantParams::PerTensorQuant;
+    ASSERT_EQ(g.parse(), Error::Ok);
+    c.change(g);
+    EXPECT_EQ(g.parse(), Error::InvalidProgram) << c.what;
+  }
+  QuantGraph g = per_channel(T::xnn_datatype_qcint8, false); // qcint32 of the right size reads
+  g.filter_type = T::xnn_datatype_qcint32;
+  g.filter_bytes = 32 * 64 * 4;
   EXPECT_EQ(g.parse(), Error::Ok);
 }
 

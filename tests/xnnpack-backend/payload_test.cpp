@@ -249,4 +249,76 @@ TEST_F(PayloadTest, DynamicallyQuantizedLinear) {
   }
 }
 
+// Upstream's statically quantized programs (make_payloads.py's STATIC):
+// qint8 activations per tensor between Converts from and to fp32, qcint8
+// filters and qcint32 biases per output channel, scales in named data.
+TEST_F(PayloadTest, StaticallyQuantizedLinear) {
+  using T = xnnpack_payload::fb::XNNDatatype;
+  using xnnpack_payload::QuantKind;
+  const auto blob = xnnpack_test::read_fixture("mlp_qs8.bin");
+  auto p = parse_payload(blob.data(), blob.size());
+  ASSERT_TRUE(p.ok()) << static_cast<int>(p.error());
+  EXPECT_EQ(node_names(*p), (std::vector<std::string>{"XNNConvert", "XNNFullyConnected",
+                                                      "XNNFullyConnected", "XNNConvert"}));
+  // x, its qint8, up's filter and bias, the hidden qint8, down's filter
+  // and bias, the qint8 output and its fp32.
+  ASSERT_EQ(p->values.size(), 9u);
+  const auto& v = p->values;
+  for (size_t a : {1u, 4u, 7u}) {
+    EXPECT_EQ(v[a].quant, QuantKind::kPerTensor) << a;
+    EXPECT_EQ(v[a].datatype, static_cast<int16_t>(T::xnn_datatype_qint8)) << a;
+    EXPECT_GT(v[a].scale, 0.0f) << a;
+    EXPECT_EQ(v[a].constant_index, 0u) << a;
+  }
+  EXPECT_EQ(v[4].zero_point, -128); // the relu, folded into the hidden range
+  const uint32_t rows[] = {128, 32};
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& w = v[i == 0 ? 2 : 5];
+    const auto& b = v[i == 0 ? 3 : 6];
+    EXPECT_EQ(w.datatype, static_cast<int16_t>(T::xnn_datatype_qcint8));
+    EXPECT_EQ(b.datatype, static_cast<int16_t>(T::xnn_datatype_qcint32));
+    EXPECT_EQ(b.dims, std::vector<uint32_t>{rows[i]});
+    for (const auto* q : {&w, &b}) {
+      EXPECT_EQ(q->quant, QuantKind::kPerChannel);
+      EXPECT_EQ(q->channel_dim, 0u);
+      EXPECT_EQ(q->num_scales, rows[i]);
+      ASSERT_NE(q->scale_constant, 0u);
+      EXPECT_EQ(p->constants.at(q->scale_constant).size, rows[i] * 4u);
+    }
+  }
+}
+
+// The CNN: its convolutions, the residual add and the classifier on qint8;
+// the pools between them on fp32 (XNNPACKQuantizer leaves them so).
+TEST_F(PayloadTest, StaticallyQuantizedCnn) {
+  using T = xnnpack_payload::fb::XNNDatatype;
+  const auto blob = xnnpack_test::read_fixture("cnn_qs8.bin");
+  auto p = parse_payload(blob.data(), blob.size());
+  ASSERT_TRUE(p.ok()) << static_cast<int>(p.error());
+  EXPECT_EQ(node_names(*p),
+            (std::vector<std::string>{"XNNConvert", "XNNStaticTranspose", "XNNConv2d",
+                                      "XNNDepthwiseConv2d", "XNNAdd", "XNNConvert",
+                                      "XNNAvgPooling2d", "XNNMaxPooling2d", "XNNGlobalAvgPooling2d",
+                                      "XNNStaticTranspose", "XNNStaticReshape", "XNNConvert",
+                                      "XNNFullyConnected", "XNNConvert"}));
+  ASSERT_EQ(p->values.size(), 21u);
+  const auto& v = p->values;
+  // The filters: conv's [8, 3, 3, 3] along dim 0, the depthwise [1, 3, 3, 8]
+  // along dim 3, the classifier's [10, 8] along dim 0.
+  const size_t filters[] = {3, 6, 17}, biases[] = {5, 8, 18};
+  const uint32_t dims[] = {0, 3, 0};
+  for (size_t i = 0; i < 3; ++i) {
+    const auto& w = v[filters[i]];
+    EXPECT_EQ(w.datatype, static_cast<int16_t>(T::xnn_datatype_qcint8)) << i;
+    EXPECT_EQ(w.channel_dim, dims[i]) << i;
+    EXPECT_EQ(w.num_scales, w.dims[dims[i]]) << i;
+    const auto& b = v[biases[i]];
+    EXPECT_EQ(b.datatype, static_cast<int16_t>(T::xnn_datatype_qcint32)) << i;
+    EXPECT_EQ(b.num_scales, w.dims[dims[i]]) << i;
+  }
+  for (size_t a : {1u, 2u, 4u, 7u, 9u, 16u, 19u}) {
+    EXPECT_EQ(v[a].datatype, static_cast<int16_t>(T::xnn_datatype_qint8)) << a;
+  }
+}
+
 } // namespace

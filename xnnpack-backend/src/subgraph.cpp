@@ -93,9 +93,23 @@ bool node_supported(XNodeUnion t) {
 }
 
 // What a value is to the builder: fp32, an activation XNNPACK quantizes at
-// run time (qdint8), a per-channel or blockwise quantized filter, or
+// run time (qdint8), a per-channel or blockwise quantized filter, a
+// statically quantized qint8 activation, a per-channel qcint32 bias, or
 // something not supported yet.
-enum class Operand { kFloat, kDynamic, kFilter, kUnsupported };
+enum class Operand { kFloat, kDynamic, kFilter, kStatic, kBias, kUnsupported };
+
+bool is_type(const Value& v, XNNDatatype t) { return v.datatype == static_cast<int16_t>(t); }
+
+// A qint8 value per tensor is an activation between two nodes: the backend
+// passes only fp32 in and out, and upstream's static flow writes per-tensor
+// quantized weights only with its per-tensor config.
+Operand per_tensor_operand(const Value& v) {
+  const bool inner =
+      v.constant_index == 0 &&
+      (v.flags & (XNN_VALUE_FLAG_EXTERNAL_INPUT | XNN_VALUE_FLAG_EXTERNAL_OUTPUT)) == 0;
+  return inner && is_type(v, XNNDatatype::xnn_datatype_qint8) ? Operand::kStatic
+                                                              : Operand::kUnsupported;
+}
 
 Operand operand_of(const Value& v) {
   if (v.dq_datatype != static_cast<int16_t>(XNNDatatype::xnn_datatype_invalid)) {
@@ -109,7 +123,12 @@ Operand operand_of(const Value& v) {
       // qdint8 (the reader has checked); one scale per row, as fully
       // connected nodes read them: what upstream's exporter writes.
       return v.num_nonbatch_dims == 1 ? Operand::kDynamic : Operand::kUnsupported;
+    case QuantKind::kPerTensor:
+      return per_tensor_operand(v);
     case QuantKind::kPerChannel:
+      if (is_type(v, XNNDatatype::xnn_datatype_qcint32)) {
+        return Operand::kBias;
+      }
       // 4-bit rows of an odd length: how XNNPACK packs their last half
       // byte is not checked here; upstream writes none (blockwise instead).
       return t == XNNDatatype::xnn_datatype_qcint8 ||
@@ -134,9 +153,10 @@ const char* unsupported_why(const Value& v) {
     case QuantKind::kPerTokenDynamic:
       return "quantized at run time, but not per row (num_nonbatch_dims is not 1)";
     case QuantKind::kPerChannel:
-      return "per channel, but not qcint8 or qcint4 with rows of an even length";
+      return "per channel, but not qcint8, qcint32 or qcint4 with rows of an even length";
     case QuantKind::kPerTensor:
-      return "statically quantized per tensor";
+      return "statically quantized per tensor, but not a qint8 value between two nodes "
+             "(a constant, a graph input or output, or another type)";
     default:
       return "quantized";
   }
@@ -144,20 +164,123 @@ const char* unsupported_why(const Value& v) {
 
 using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
 
-Operand operand(const ValueIndex& index, uint32_t id) {
+const Value& value(const ValueIndex& index, uint32_t id) {
   const auto it = std::lower_bound(index.begin(), index.end(),
                                    std::make_pair(id, static_cast<const Value*>(nullptr)));
-  return operand_of(*it->second); // check_ids has shown that every id exists
+  return *it->second; // check_ids has shown that every id exists
 }
 
-// The operand types each node kind is defined for: fully connected on fp32,
-// or on a dynamically quantized input with a quantized filter (fp32 bias
-// and output); a convert from fp32 to qdint8; every other kind on fp32.
+Operand operand(const ValueIndex& index, uint32_t id) { return operand_of(value(index, id)); }
+
+bool convert_supported(const ValueIndex& index, const Node& n) {
+  const Operand in = operand(index, n.inputs[0]);
+  const Operand out = operand(index, n.outputs[0]);
+  return (in == Operand::kFloat && (out == Operand::kDynamic || out == Operand::kStatic)) ||
+         (in == Operand::kStatic && out == Operand::kFloat);
+}
+
+// Statically quantized convolution or fully connected, as upstream's
+// per-channel config writes it: qint8 input and output, a qcint8 filter
+// quantized along its output channels (dim `out_dim`), and a qcint32 bias
+// of one scale per output channel, or none.
+bool static_weighted_supported(const ValueIndex& index, const Node& n, uint32_t out_dim) {
+  const Value& filter = value(index, n.inputs[1]);
+  if (operand(index, n.inputs[0]) != Operand::kStatic ||
+      operand(index, n.outputs[0]) != Operand::kStatic ||
+      !is_type(filter, XNNDatatype::xnn_datatype_qcint8) || filter.channel_dim != out_dim) {
+    return false;
+  }
+  if (!n.has_bias) {
+    return true;
+  }
+  const Value& bias = value(index, n.inputs[2]);
+  return operand_of(bias) == Operand::kBias && bias.dims.size() == 1 &&
+         bias.dims[0] == filter.dims[out_dim]; // the reader: out_dim < rank
+}
+
+// The node kinds defined on qint8 values alone.
+bool static_kind(XNodeUnion t) {
+  return t == XNodeUnion::XNNAdd || t == XNodeUnion::XNNStaticTranspose ||
+         t == XNodeUnion::XNNStaticReshape || t == XNodeUnion::XNNMaxPooling2d;
+}
+
+bool all_static(const ValueIndex& index, const Node& n) {
+  const auto is_static = [&](uint32_t id) { return operand(index, id) == Operand::kStatic; };
+  return std::all_of(n.inputs.begin(), n.inputs.end(), is_static) &&
+         std::all_of(n.outputs.begin(), n.outputs.end(), is_static);
+}
+
+// Nodes on statically quantized operands: convolutions and fully connected
+// (filter quantized along dim 0, a depthwise one's along dim 3), and the
+// kinds of static_kind.
+bool static_supported(const ValueIndex& index, const Node& n) {
+  const auto t = static_cast<XNodeUnion>(n.type);
+  const bool transposed = (n.flags & XNN_FLAG_TRANSPOSE_WEIGHTS) != 0;
+  switch (t) {
+    case XNodeUnion::XNNConv2d:
+      return static_weighted_supported(index, n, 0);
+    case XNodeUnion::XNNDepthwiseConv2d:
+      return static_weighted_supported(index, n, 3);
+    case XNodeUnion::XNNFullyConnected:
+      return static_weighted_supported(index, n, transposed ? 1 : 0);
+    default:
+      return static_kind(t) && all_static(index, n);
+  }
+}
+
+// XNNPACK's qint8 add asserts that each input's scale over the output's
+// is in [2^-10, 2^8).
+Error check_add_scales(const ValueIndex& index, const Node& n, size_t i) {
+  const Value& out = value(index, n.outputs[0]);
+  for (const uint32_t id : n.inputs) {
+    const float ratio = value(index, id).scale / out.scale;
+    if (!(ratio >= 0x1.0p-10f && ratio < 0x1.0p+8f)) {
+      ET_LOG(Error,
+             "XnnpackBackend: node %zu (%s, debug handle %u): input %u's scale over the output's "
+             "is %g, outside XNNPACK's [2^-10, 2^8)",
+             i, n.type_name, n.debug_handle, id, static_cast<double>(ratio));
+      return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
+// The quantization XNNPACK needs of qint8 nodes: an add's scales
+// (check_add_scales); transpose, reshape and max pooling move qint8 values
+// without requantizing them, so their output quantized as their input.
+Error check_static_params(const ValueIndex& index, const Node& n, size_t i) {
+  const auto t = static_cast<XNodeUnion>(n.type);
+  if (!static_kind(t) || operand(index, n.inputs[0]) != Operand::kStatic) {
+    return Error::Ok;
+  }
+  if (t == XNodeUnion::XNNAdd) {
+    return check_add_scales(index, n, i);
+  }
+  const Value& in = value(index, n.inputs[0]);
+  const Value& out = value(index, n.outputs[0]);
+  if (in.scale == out.scale && in.zero_point == out.zero_point) {
+    return Error::Ok;
+  }
+  ET_LOG(Error,
+         "XnnpackBackend: node %zu (%s, debug handle %u) has output scale %g, zero point %d; its "
+         "input's are %g, %d: XNNPACK needs them equal here",
+         i, n.type_name, n.debug_handle, static_cast<double>(out.scale), out.zero_point,
+         static_cast<double>(in.scale), in.zero_point);
+  return Error::InvalidProgram;
+}
+
+// The operand types each node kind is defined for: statically quantized
+// ones (static_supported); fully connected on fp32, or on a dynamically
+// quantized input with a quantized filter (fp32 bias and output); converts
+// from fp32 to qdint8 or qint8 and from qint8 to fp32; every other kind on
+// fp32.
 bool operands_supported(const ValueIndex& index, const Node& n) {
   const auto t = static_cast<XNodeUnion>(n.type);
   if (t == XNodeUnion::XNNConvert) {
-    return operand(index, n.inputs[0]) == Operand::kFloat &&
-           operand(index, n.outputs[0]) == Operand::kDynamic;
+    return convert_supported(index, n);
+  }
+  if (operand(index, n.inputs[0]) == Operand::kStatic) {
+    return static_supported(index, n);
   }
   size_t first_float = 0;
   if (t == XNodeUnion::XNNFullyConnected && operand(index, n.inputs[0]) == Operand::kDynamic) {
@@ -250,8 +373,12 @@ Error prepare_scales(const Value& v, const std::vector<const void*>& data, Const
 // numbers differ from this XNNPACK's (qbint4: 10 there, 12 here).
 xnn_datatype xnn_type(int16_t payload_type) {
   switch (static_cast<XNNDatatype>(payload_type)) {
+    case XNNDatatype::xnn_datatype_qint8:
+      return xnn_datatype_qint8;
     case XNNDatatype::xnn_datatype_qcint8:
       return xnn_datatype_qcint8;
+    case XNNDatatype::xnn_datatype_qcint32:
+      return xnn_datatype_qcint32;
     case XNNDatatype::xnn_datatype_qcint4:
       return xnn_datatype_qcint4;
     case XNNDatatype::xnn_datatype_qbint4:
@@ -262,7 +389,7 @@ xnn_datatype xnn_type(int16_t payload_type) {
 }
 
 // One value: fp32, dynamically quantized (never external, so XNNPACK gives
-// it an internal id), or a per-channel or blockwise filter (upstream's
+// it an internal id), a qint8 activation, or a per-channel or blockwise filter (upstream's
 // zero point: 8 for the 4-bit types, whose nibbles are unsigned, else 0).
 xnn_status define_value(xnn_subgraph_t sg, const Value& v, const void* data, const void* scales,
                         uint32_t& id) {
@@ -275,6 +402,9 @@ xnn_status define_value(xnn_subgraph_t sg, const Value& v, const void* data, con
       return xnn_define_dynamically_quantized_tensor_value(sg, xnn_datatype_qdint8, v.dims.size(),
                                                            v.num_nonbatch_dims, dims,
                                                            XNN_INVALID_VALUE_ID, 0, &id);
+    case QuantKind::kPerTensor:
+      return xnn_define_quantized_tensor_value(sg, type, v.zero_point, v.scale, v.dims.size(), dims,
+                                               data, v.external_id, v.flags, &id);
     case QuantKind::kPerChannel:
       return xnn_define_channelwise_quantized_tensor_value_v2(
           sg, type, zero_point, static_cast<const float*>(scales), v.dims.size(), v.channel_dim,
@@ -467,7 +597,7 @@ xnn_status define_node(xnn_subgraph_t sg, const Node& n, const IdMap& ids) {
     case XNodeUnion::XNNFullyConnected:
       return xnn_define_fully_connected(sg, n.output_min, n.output_max, in, second, bias, o,
                                         n.flags);
-    case XNodeUnion::XNNConvert: // check_supported allows only fp32 -> qdint8
+    case XNodeUnion::XNNConvert: // check_supported: fp32 -> qdint8 or qint8, qint8 -> fp32
       return xnn_define_unary(sg, xnn_unary_convert, nullptr, in, o, n.flags);
     case XNodeUnion::XNNConv2d:
     case XNodeUnion::XNNDepthwiseConv2d:
@@ -586,6 +716,10 @@ Error check_supported(const Payload& p) {
       ET_LOG(Error, "XnnpackBackend: node %zu (%s, debug handle %u) is not supported yet%s", i,
              n.type_name, n.debug_handle, kind ? " on these operand types" : "");
       return Error::NotSupported;
+    }
+    const Error e = check_static_params(index, n, i);
+    if (e != Error::Ok) {
+      return e;
     }
   }
   return Error::Ok;

@@ -45,7 +45,8 @@ struct Compiled {
 };
 
 // NotSupported: a node or value this build cannot define (logged with its
-// index and type). InvalidProgram: a constant missing or of the wrong size,
+// index and type). InvalidProgram: static int8 parameters XNNPACK would
+// refuse or assert on (check_supported), a constant missing or of the wrong size,
 // a constant flagged external, an external id on a value that is neither
 // input nor output, or a value or node XNNPACK refused (its status is
 // logged). Internal: XNNPACK could not create the subgraph or runtime.

@@ -194,6 +194,54 @@ def build_quantized(name):
     return model
 
 
+class QuantCnn(torch.nn.Module):
+    """A small CNN for the static int8 flow: conv+relu, a depthwise conv,
+    a residual add, relu, an average pool, a max pool, a global average
+    pool and a linear classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.fc = torch.nn.Linear(8, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        y = torch.relu(self.dw(y) + y)
+        y = torch.nn.functional.max_pool2d(torch.nn.functional.avg_pool2d(y, 2), 2)
+        return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(y, 1), 1))
+
+
+# name -> (model class, input shape): upstream's static int8 flow (PT2E
+# with XNNPACKQuantizer, symmetric per-channel config, calibrated on four
+# random batches): qint8 activations, qcint8 weights, qcint32 biases.
+STATIC = {
+    "cnn_qs8": (QuantCnn, (1, 3, 16, 16)),
+    "mlp_qs8": (Mlp, (2, 64)),
+}
+
+
+def build_static(name):
+    """The statically quantized module `name` of STATIC (weights and
+    calibration batches drawn after torch.manual_seed(0))."""
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e import allow_exported_model_train_eval
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    cls, shape = STATIC[name]
+    torch.manual_seed(0)
+    model = cls().eval()
+    quantizer = XNNPACKQuantizer().set_global(
+        get_symmetric_quantization_config(is_per_channel=True))
+    prepared = prepare_pt2e(export(model, (torch.randn(*shape),)).module(), quantizer)
+    for _ in range(4):
+        prepared(torch.randn(*shape))
+    converted = convert_pt2e(prepared)
+    allow_exported_model_train_eval(converted)  # write() calls eval()
+    return converted
+
+
 def first_delegate_blob(program):
     """The processed bytes of the first delegate of the first method."""
     plan = program.execution_plan[0]
@@ -208,8 +256,9 @@ def first_delegate_blob(program):
 
 def write(name, model, inputs):
     torch.manual_seed(0)
+    model.eval()  # an exported (quantized) module's eval() returns None
     lowered = to_edge_transform_and_lower(
-        export(model.eval(), inputs), partitioner=[XnnpackPartitioner()]
+        export(model, inputs), partitioner=[XnnpackPartitioner()]
     ).to_executorch()
     pte = lowered.buffer
     blob = first_delegate_blob(lowered.executorch_program)
@@ -237,6 +286,9 @@ def main(names):
     for name, (_, _, shape) in QUANTIZED.items():
         if wanted(name):
             write(name, build_quantized(name), (torch.randn(*shape),))
+    for name, (_, shape) in STATIC.items():
+        if wanted(name):
+            write(name, build_static(name), (torch.randn(*shape),))
 
 
 if __name__ == "__main__":
