@@ -9,7 +9,11 @@
 //                      graph_replay.h); 0 when none does.
 //   "live_delegates" -> int: CudaBackend delegates initialized and not yet
 //                      destroyed in this process.
-//   "weight_sharing_across_methods" -> bool: the default set_option gave.
+//   "weight_sharing_across_methods", "use_shared_cuda_stream" -> bool, and
+//   "enable_cuda_graph_for_method" -> string: the defaults set_option gave.
+//   "shared_cuda_stream" -> string: the lowest device's live shared stream
+//                      as "0x<hex>", or "none" (shared_stream.h).
+//   "shared_stream_delegates" -> int: delegates running on a shared stream.
 //   "live_tensor_handles", "live_storages" -> int: the shim's tensor objects
 //                      and storages alive in this process (constants' too):
 //                      steady across executes unless one leaks.
@@ -20,14 +24,18 @@
 //   "outputs_in_place" -> int: outputs a model allocated straight in the
 //                      caller's device buffer, so that no copy was needed
 //                      (output_placement.h), in this process.
-// CudaBackend::set_option: "weight_sharing_across_methods" (bool; another
-// type is InvalidArgument).
+// CudaBackend::set_option: "weight_sharing_across_methods" and
+// "use_shared_cuda_stream" (bool), "enable_cuda_graph_for_method" (string).
+// Every option is checked before any is applied: a wrong type or a bad list
+// is InvalidArgument and changes nothing. Unknown keys are logged, skipped.
 #include <array>
 #include <cinttypes>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <variant>
 
 #include <executorch/extension/cuda/caller_stream.h>
@@ -38,6 +46,8 @@
 #include "aoti/output_placement.h"
 #include "aoti/tensor_obj.h"
 #include "graph_replay.h"
+#include "method_list.h"
+#include "shared_stream.h"
 
 namespace executorch {
 namespace backends {
@@ -49,9 +59,43 @@ using runtime::Error;
 using runtime::Span;
 
 namespace {
+
+using OptionText = std::array<char, runtime::kMaxOptionValueLength>;
+
 // An option's int (32 bits): counts and KiB beyond it read as INT_MAX.
 int clamp_int(int64_t v) { return v > INT_MAX ? INT_MAX : static_cast<int>(v); }
+
+OptionText text_option(std::string_view s) {
+  OptionText text{};
+  std::snprintf(text.data(), text.size(), "%.*s", static_cast<int>(s.size()), s.data());
+  return text;
+}
+
+// The NUL-terminated string of a string option; InvalidArgument naming
+// `key` for another type, an unterminated value or a bad method list.
+runtime::Result<std::string_view> method_list_option(const BackendOption& option) {
+  const OptionText* text = std::get_if<OptionText>(&option.value);
+  ET_CHECK_OR_RETURN_ERROR(text != nullptr, InvalidArgument,
+                           "CudaBackend: option %s must be a string of method names", option.key);
+  const void* nul = std::memchr(text->data(), '\0', text->size());
+  ET_CHECK_OR_RETURN_ERROR(nul != nullptr, InvalidArgument,
+                           "CudaBackend: option %s is not NUL-terminated", option.key);
+  const std::string_view list(text->data(), static_cast<const char*>(nul) - text->data());
+  const Error e = check_method_list(list, option.key);
+  if (e != Error::Ok) return e;
+  return list;
+}
+
+bool is_key(const BackendOption& option, const char* key) {
+  return std::strncmp(option.key, key, runtime::kMaxOptionKeyLength) == 0;
+}
+
 } // namespace
+
+std::string CudaBackend::graph_methods() const {
+  std::lock_guard<std::mutex> lk(graph_methods_mu_);
+  return graph_methods_;
+}
 
 Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>& options) {
   for (BackendOption& option : options) {
@@ -71,6 +115,14 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
       option.value = static_cast<int>(live_delegate_count());
     } else if (std::strcmp(option.key, "weight_sharing_across_methods") == 0) {
       option.value = weight_sharing_.load(std::memory_order_relaxed);
+    } else if (std::strcmp(option.key, "use_shared_cuda_stream") == 0) {
+      option.value = shared_stream_.load(std::memory_order_relaxed);
+    } else if (std::strcmp(option.key, "enable_cuda_graph_for_method") == 0) {
+      option.value = text_option(graph_methods());
+    } else if (std::strcmp(option.key, "shared_cuda_stream") == 0) {
+      option.value = text_option(describe_shared_stream());
+    } else if (std::strcmp(option.key, "shared_stream_delegates") == 0) {
+      option.value = clamp_int(static_cast<int64_t>(shared_stream_users()));
     } else if (std::strcmp(option.key, "live_tensor_handles") == 0) {
       option.value = clamp_int(aoti::live_tensor_objs());
     } else if (std::strcmp(option.key, "live_storages") == 0) {
@@ -90,13 +142,30 @@ Error CudaBackend::get_option(BackendOptionContext& context, Span<BackendOption>
 
 Error CudaBackend::set_option(BackendOptionContext& /*context*/,
                               const Span<BackendOption>& options) {
+  // First every value is checked, so that a bad one changes nothing.
   for (const BackendOption& option : options) {
-    if (std::strcmp(option.key, "weight_sharing_across_methods") != 0) continue;
-    const bool* on = std::get_if<bool>(&option.value);
-    ET_CHECK_OR_RETURN_ERROR(on != nullptr, InvalidArgument,
-                             "CudaBackend: option weight_sharing_across_methods must be a "
-                             "boolean");
-    weight_sharing_.store(*on, std::memory_order_relaxed);
+    if (is_key(option, "weight_sharing_across_methods") ||
+        is_key(option, "use_shared_cuda_stream")) {
+      ET_CHECK_OR_RETURN_ERROR(std::get_if<bool>(&option.value) != nullptr, InvalidArgument,
+                               "CudaBackend: option %s must be a boolean", option.key);
+    } else if (is_key(option, "enable_cuda_graph_for_method")) {
+      const auto list = method_list_option(option);
+      if (!list.ok()) return list.error();
+    } else {
+      ET_LOG(Error, "CudaBackend: set_option: unknown option '%.*s' ignored",
+             static_cast<int>(strnlen(option.key, runtime::kMaxOptionKeyLength)), option.key);
+    }
+  }
+  for (const BackendOption& option : options) {
+    if (is_key(option, "weight_sharing_across_methods")) {
+      weight_sharing_.store(std::get<bool>(option.value), std::memory_order_relaxed);
+    } else if (is_key(option, "use_shared_cuda_stream")) {
+      shared_stream_.store(std::get<bool>(option.value), std::memory_order_relaxed);
+    } else if (is_key(option, "enable_cuda_graph_for_method")) {
+      const std::string_view list = *method_list_option(option);
+      std::lock_guard<std::mutex> lk(graph_methods_mu_);
+      graph_methods_.assign(list.data(), list.size());
+    }
   }
   return Error::Ok;
 }

@@ -17,7 +17,9 @@
 #include "aoti/model.h"
 #include "aoti/shim_internal.h"
 #include "graph_replay.h"
+#include "method_list.h"
 #include "run_model.h"
+#include "shared_stream.h"
 
 namespace executorch {
 namespace backends {
@@ -126,10 +128,35 @@ Result<bool> bool_option(const BackendInitContext& context, ArrayRef<CompileSpec
   return r;
 }
 
+// Whether `method`'s delegate runs as a CUDA graph: "use_cuda_graph" (a
+// runtime option or compile spec) decides; else whether the method is in the
+// runtime option "enable_cuda_graph_for_method", else in `default_list`
+// (set_option's).
+Result<bool> graph_option(const BackendInitContext& context, ArrayRef<CompileSpec> compile_specs,
+                          const char* method, const std::string& default_list) {
+  const char* key = "enable_cuda_graph_for_method";
+  std::string_view list = default_list;
+  Result<const char*> str = context.get_runtime_spec<const char*>(key);
+  ET_CHECK_OR_RETURN_ERROR(str.ok() || str.error() == Error::NotFound, InvalidArgument,
+                           "CudaBackend: runtime option %s must be a string of method names", key);
+  if (str.ok()) {
+    const size_t n = strnlen(*str, runtime::kMaxOptionValueLength);
+    ET_CHECK_OR_RETURN_ERROR(n < runtime::kMaxOptionValueLength, InvalidArgument,
+                             "CudaBackend: runtime option %s is not NUL-terminated", key);
+    list = std::string_view(*str, n);
+    const Error e = check_method_list(list, "runtime option enable_cuda_graph_for_method");
+    if (e != Error::Ok) return e;
+  }
+  const bool listed = method != nullptr && method_listed(list, method);
+  return bool_option(context, compile_specs, "use_cuda_graph", listed);
+}
+
 std::atomic<size_t> g_live_delegates{0};
 
-// What init() hands the runtime: the model and, when asked for, its graph.
+// What init() hands the runtime: the model, the shared stream it runs on
+// (use_shared_cuda_stream) and, when asked for, its graph.
 struct Delegate {
+  std::shared_ptr<SharedStream> shared; // outlives the model's last work
   std::shared_ptr<aoti::LoadedModel> model;
   std::unique_ptr<GraphReplay> graph; // declared last, destroyed first
 };
@@ -208,11 +235,14 @@ Result<DelegateHandle*> CudaBackend::init(BackendInitContext& context, FreeableB
     return keys.error();
   }
   // Options are checked before any device question, like the payload.
-  Result<bool> graph = bool_option(context, compile_specs, "use_cuda_graph", false);
+  Result<bool> graph = graph_option(context, compile_specs, method_name, graph_methods());
   if (!graph.ok()) return graph.error();
   Result<bool> share = bool_option(context, compile_specs, "weight_sharing_across_methods",
                                    weight_sharing_.load(std::memory_order_relaxed));
   if (!share.ok()) return share.error();
+  Result<bool> one_stream = bool_option(context, compile_specs, "use_shared_cuda_stream",
+                                        shared_stream_.load(std::memory_order_relaxed));
+  if (!one_stream.ok()) return one_stream.error();
   if (!is_available()) {
     ET_LOG(Error, "CudaBackend: no CUDA device: %s", unavailable_reason());
     return Error::DelegateInvalidCompatibility;
@@ -256,8 +286,15 @@ Result<DelegateHandle*> CudaBackend::init(BackendInitContext& context, FreeableB
   if (weights.ok()) weights->Free();
   processed->Free();
   if (!model.ok()) return model.error();
+  std::shared_ptr<SharedStream> shared;
+  if (*one_stream) {
+    auto stream = SharedStream::acquire((*model)->device_index(), (*model)->label().c_str());
+    if (!stream.ok()) return stream.error();
+    shared = std::move(*stream);
+  }
   std::unique_ptr<Delegate> delegate(new (std::nothrow) Delegate);
   if (delegate != nullptr) {
+    delegate->shared = std::move(shared);
     delegate->model = std::move(*model);
     if (*graph) delegate->graph.reset(new (std::nothrow) GraphReplay(*delegate->model));
   }
@@ -302,8 +339,13 @@ Error CudaBackend::execute(BackendExecutionContext& /*context*/, DelegateHandle*
   static thread_local std::vector<IoTensor> inputs, outputs;
   Error e = describe_args(model, args, inputs, outputs);
   if (e != Error::Ok) return e;
+  e = check_device_tags(model, inputs, outputs);
+  if (e != Error::Ok) return e;
+  // A caller's stream, else the shared one, else the delegate's own.
   const auto caller = extension::cuda::getCallerStream();
-  cudaStream_t stream = caller.has_value() ? *caller : model.own_stream();
+  cudaStream_t stream = caller.has_value()            ? *caller
+                        : delegate->shared != nullptr ? delegate->shared->get()
+                                                      : model.own_stream();
   aoti::ScopedCurrentStream current(model.device_index(), stream);
   // The shim's temporaries on the caller's stream are kept for the next
   // execute on it, as on the delegate's own (device_pool.h).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <string>
 
 #include <executorch/runtime/backend/interface.h>
@@ -44,16 +45,22 @@ class CudaBackend : public runtime::BackendInterface {
 
   void destroy(runtime::DelegateHandle* handle) const override;
 
-  // Diagnostics (backend_options.cpp): "caller_stream", "cuda_graph_launches",
-  // "live_delegates", "weight_sharing_across_methods", "live_tensor_handles",
-  // "live_storages", "pool_reserved_kib", "pool_used_kib", "pool_cached_kib".
+  // Diagnostics and settings (backend_options.cpp): "caller_stream",
+  // "cuda_graph_launches", "live_delegates", "weight_sharing_across_methods",
+  // "use_shared_cuda_stream", "enable_cuda_graph_for_method",
+  // "shared_cuda_stream", "shared_stream_delegates", "live_tensor_handles",
+  // "live_storages", "pool_reserved_kib", "pool_used_kib", "pool_cached_kib",
+  // "outputs_in_place".
   runtime::Error get_option(runtime::BackendOptionContext& context,
                             runtime::Span<runtime::BackendOption>& options) override;
 
-  // "weight_sharing_across_methods" (bool): the default for delegates
-  // initialized from now on (a runtime option at load wins), as upstream's
-  // runners set it before loading the methods of an LLM (aoti/
-  // shared_constants.h). Other keys are left alone.
+  // Defaults for the delegates initialized from now on (a runtime option at
+  // load, or a compile spec, wins), as upstream's runners set them before
+  // loading methods: "weight_sharing_across_methods" (bool; aoti/
+  // shared_constants.h), "use_shared_cuda_stream" (bool; shared_stream.h),
+  // "enable_cuda_graph_for_method" (string: the methods that run as
+  // use_cuda_graph does, method_list.h). A value of another type is
+  // InvalidArgument and changes nothing; an unknown key is logged, skipped.
   runtime::Error set_option(runtime::BackendOptionContext& context,
                             const runtime::Span<runtime::BackendOption>& options) override;
 
@@ -61,7 +68,12 @@ class CudaBackend : public runtime::BackendInterface {
   const char* unavailable_reason() const;
 
  private:
+  std::string graph_methods() const;
+
   std::atomic<bool> weight_sharing_{false};
+  std::atomic<bool> shared_stream_{false};
+  mutable std::mutex graph_methods_mu_;
+  std::string graph_methods_; // under graph_methods_mu_
 };
 
 } // namespace cuda

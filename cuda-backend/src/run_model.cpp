@@ -210,6 +210,53 @@ Error describe_args(const aoti::LoadedModel& model, Span<EValue*> args,
   return Error::Ok;
 }
 
+namespace {
+
+// Whether the device can address `t`'s memory at its address: device or
+// managed memory, or page-locked host memory mapped there. `why` receives
+// the reason when it cannot.
+bool device_addressable(const IoTensor& t, const char** why) {
+  cudaPointerAttributes a{};
+  const cudaError_t ce = cudaPointerGetAttributes(&a, t.data);
+  if (ce != cudaSuccess) {
+    (void)cudaGetLastError();
+    *why = cudaGetErrorString(ce);
+    return false;
+  }
+  switch (a.type) {
+    case cudaMemoryTypeDevice:
+    case cudaMemoryTypeManaged:
+      return true;
+    case cudaMemoryTypeHost:
+      *why = "page-locked host memory not mapped for the device at that address";
+      return a.devicePointer == t.data;
+    default:
+      *why = "host memory the CUDA runtime does not know (pageable)";
+      return false;
+  }
+}
+
+} // namespace
+
+Error check_device_tags(const aoti::LoadedModel& model, const std::vector<IoTensor>& inputs,
+                        const std::vector<IoTensor>& outputs) {
+  for (const auto* list : {&inputs, &outputs}) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      const IoTensor& t = (*list)[i];
+      const char* why = "";
+      // No data yet (an output the model may place, output_placement.h):
+      // nothing to ask the driver about.
+      if (!t.on_device || t.nbytes == 0 || t.data == nullptr || device_addressable(t, &why)) {
+        continue;
+      }
+      ET_LOG(Error, "CudaBackend[%s]: %s %zu is tagged CUDA but its data %p is %s",
+             model.label().c_str(), list == &inputs ? "input" : "output", i, t.data, why);
+      return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
 Error run_model(const aoti::LoadedModel& model, const std::vector<IoTensor>& ins,
                 std::vector<IoTensor>& outs, cudaStream_t stream) {
   const size_t n_in = ins.size(), n_out = outs.size();

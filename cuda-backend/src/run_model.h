@@ -37,6 +37,14 @@ struct IoTensor {
 runtime::Error describe_args(const aoti::LoadedModel& model, runtime::Span<runtime::EValue*> args,
                              std::vector<IoTensor>& inputs, std::vector<IoTensor>& outputs);
 
+// InvalidArgument, naming the tensor, when a tensor tagged CUDA is not in
+// memory the device can address: pageable host memory (which a kernel
+// would fault on), or page-locked memory not mapped at the same address.
+// One cudaPointerGetAttributes per device tensor that is not empty.
+runtime::Error check_device_tags(const aoti::LoadedModel& model,
+                                 const std::vector<IoTensor>& inputs,
+                                 const std::vector<IoTensor>& outputs);
+
 // Runs the model once on `stream` (which the caller has made current):
 // device inputs are viewed in place, host inputs staged through
 // stream-ordered device copies; outputs are copied into `outputs`, each

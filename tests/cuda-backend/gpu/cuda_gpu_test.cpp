@@ -4,6 +4,7 @@
 // Usage: cuda_gpu_test DIR... (each DIR holds model.pte, aoti_cuda_blob.ptd,
 // input<i>.bin, output<i>.bin). Exits 77 when no CUDA device is usable.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -697,6 +698,284 @@ static void check_weight_sharing(rt::BackendInterface* be, Fixture& base) {
               b.ok() ? "ran on the shared ones" : "FAILED");
 }
 
+// set_option of CudaBackend with one option; false when the backend refuses.
+static bool set_backend_option(rt::BackendOption opt) {
+  return rt::set_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) == rt::Error::Ok;
+}
+static rt::BackendOption text_option(const char* key, const char* value) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, key);
+  std::array<char, rt::kMaxOptionValueLength> text{};
+  std::snprintf(text.data(), text.size(), "%s", value);
+  opt.value = text;
+  return opt;
+}
+static rt::BackendOption bool_option(const char* key, bool value) {
+  rt::BackendOption opt{};
+  std::strcpy(opt.key, key);
+  opt.value = value;
+  return opt;
+}
+
+// The shared stream get_option reports, or nullptr for "none".
+static cudaStream_t reported_shared_stream() {
+  rt::BackendOption opt = text_option("shared_cuda_stream", "");
+  if (rt::get_option("CudaBackend", rt::Span<rt::BackendOption>(&opt, 1)) != rt::Error::Ok)
+    return nullptr;
+  const auto* text = std::get_if<std::array<char, rt::kMaxOptionValueLength>>(&opt.value);
+  if (text == nullptr || std::strcmp(text->data(), "none") == 0) return nullptr;
+  return reinterpret_cast<cudaStream_t>(std::strtoull(text->data(), nullptr, 16));
+}
+
+// Blocks `s` with a host function until released (at the end of its scope
+// or, should an execute wait for the stream, by a watchdog after 3 s).
+struct StreamGate {
+  cudaStream_t stream;
+  std::atomic<bool> open{false};
+  std::thread watchdog;
+  explicit StreamGate(cudaStream_t s) : stream(s) {
+    cudaLaunchHostFunc(
+        s,
+        [](void* p) {
+          while (!static_cast<std::atomic<bool>*>(p)->load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        },
+        &open);
+    watchdog = std::thread([this] {
+      for (int i = 0; i < 300 && !open; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      open = true;
+    });
+  }
+  ~StreamGate() {
+    open = true;
+    watchdog.join();
+    cudaStreamSynchronize(stream); // the host function reads `open` until then
+  }
+};
+
+static bool all_zero(const std::vector<uint8_t>& v) {
+  for (uint8_t c : v)
+    if (c != 0) return false;
+  return true;
+}
+
+// A fixture whose one output can be its one input (same dtype and shape).
+static Fixture* chainable(Fixtures& fxs) {
+  for (auto& f : fxs) {
+    if (f->ins.size() == 1 && f->outs.size() == 1 && f->ins[0].dtype == f->outs[0].dtype &&
+        f->ins[0].sizes == f->outs[0].sizes)
+      return f.get();
+  }
+  return nullptr;
+}
+
+// 9: use_shared_cuda_stream (set_option before init): two delegates run on
+// one stream, which get_option reports. Blocked, it holds both executes'
+// work (their device outputs stay unwritten); released, the outputs match.
+// Delegates initialized after the option is turned off get their own.
+static void check_shared_stream(rt::BackendInterface* be, Fixture& base) {
+  EXPECT(set_backend_option(bool_option("use_shared_cuda_stream", true)), "set_option shared");
+  Fixture a = base, b = base;
+  auto ha = init_fixture(be, a, {});
+  auto hb = init_fixture(be, b, {});
+  EXPECT(ha.ok() && hb.ok(), "%s: init with use_shared_cuda_stream", base.dir.c_str());
+  EXPECT(set_backend_option(bool_option("use_shared_cuda_stream", false)), "set_option off");
+  if (!ha.ok() || !hb.ok()) return;
+  a.handle = *ha;
+  b.handle = *hb;
+  EXPECT(int_option("shared_stream_delegates") == 2, "shared stream delegates %d, expected 2",
+         int_option("shared_stream_delegates"));
+  cudaStream_t shared = reported_shared_stream();
+  EXPECT(shared != nullptr, "get_option shared_cuda_stream: none while two delegates hold it");
+  Io ia, ib;
+  make_io(a, ia, true);
+  make_io(b, ib, true);
+  EXPECT(run(be, a, ia) == rt::Error::Ok && run(be, b, ib) == rt::Error::Ok, "warm-up");
+  cudaDeviceSynchronize();
+  for (size_t j = 0; j < a.outs.size(); ++j) {
+    cudaMemset(ia.bufs[a.ins.size() + j], 0, a.outs[j].nbytes());
+    cudaMemset(ib.bufs[b.ins.size() + j], 0, b.outs[j].nbytes());
+  }
+  cudaDeviceSynchronize();
+  cudaStream_t probe;
+  cudaStreamCreateWithFlags(&probe, cudaStreamNonBlocking);
+  bool queued = false;
+  if (shared != nullptr) {
+    StreamGate gate(shared);
+    EXPECT(run(be, a, ia) == rt::Error::Ok && run(be, b, ib) == rt::Error::Ok, "gated executes");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    queued = !gate.open && cudaStreamQuery(shared) == cudaErrorNotReady &&
+             all_zero(fetch(ia, a.ins.size(), a.outs[0].nbytes(), probe)) &&
+             all_zero(fetch(ib, b.ins.size(), b.outs[0].nbytes(), probe));
+  }
+  EXPECT(queued,
+         "shared stream: work not held by it while blocked (another stream used, or an execute "
+         "waited)");
+  cudaStreamSynchronize(shared);
+  check_outputs(a, ia, "shared stream, first", probe);
+  check_outputs(b, ib, "shared stream, second", probe);
+  std::printf("shared stream %p: both executes queued on it=%s\n", static_cast<void*>(shared),
+              queued ? "yes" : "NO");
+  Fixture c = base; // initialized with the option off: its own stream
+  auto hc = init_fixture(be, c, {});
+  EXPECT(hc.ok() && int_option("shared_stream_delegates") == 2,
+         "a delegate initialized with the option off took the shared stream");
+  if (hc.ok()) be->destroy(*hc);
+  free_io(a, ia);
+  free_io(b, ib);
+  be->destroy(a.handle);
+  be->destroy(b.handle);
+  EXPECT(int_option("shared_stream_delegates") == 0 && reported_shared_stream() == nullptr,
+         "the shared stream outlived its delegates");
+  cudaStreamDestroy(probe);
+}
+
+// 9b: one method's device output is the next one's input, on the shared
+// stream with it blocked until both are queued: the second must read the
+// first's result (as a run of it afterwards on that result gives), not the
+// zeros the buffer held before.
+static void check_shared_stream_chain(rt::BackendInterface* be, Fixtures& fxs) {
+  Fixture* base = chainable(fxs);
+  if (base == nullptr) {
+    std::printf("shared stream chain: no fixture whose output can be its input (skipped)\n");
+    return;
+  }
+  EXPECT(set_backend_option(bool_option("use_shared_cuda_stream", true)), "set_option shared");
+  Fixture a = *base, b = *base;
+  auto ha = init_fixture(be, a, {});
+  auto hb = init_fixture(be, b, {});
+  EXPECT(set_backend_option(bool_option("use_shared_cuda_stream", false)), "set_option off");
+  EXPECT(ha.ok() && hb.ok(), "%s: chain init", base->dir.c_str());
+  if (!ha.ok() || !hb.ok()) return;
+  a.handle = *ha;
+  b.handle = *hb;
+  const size_t n = a.outs[0].nbytes();
+  Io first, second, again;
+  make_io(a, first, true);
+  make_io(b, second, true);
+  make_io(b, again, true);
+  EXPECT(run(be, a, first) == rt::Error::Ok && run(be, b, second) == rt::Error::Ok, "warm-up");
+  cudaDeviceSynchronize();
+  void* mid = first.bufs[1];
+  cudaMemset(mid, 0, n);
+  cudaDeviceSynchronize();
+  Io chained; // b reads a's output buffer
+  chained.device = true;
+  chained.add(b.ins[0], mid);
+  chained.add(b.outs[0], second.bufs[1]);
+  chained.finish();
+  cudaStream_t shared = reported_shared_stream();
+  EXPECT(shared != nullptr, "no shared stream reported");
+  if (shared != nullptr) {
+    StreamGate gate(shared);
+    EXPECT(run(be, a, first) == rt::Error::Ok && run(be, b, chained) == rt::Error::Ok,
+           "chained executes");
+  }
+  cudaDeviceSynchronize();
+  // The reference: b on a's final output, run alone.
+  cudaMemcpy(again.bufs[0], mid, n, cudaMemcpyDeviceToDevice);
+  EXPECT(run(be, b, again) == rt::Error::Ok, "reference execute");
+  cudaDeviceSynchronize();
+  const auto want = fetch(again, 1, n), got = fetch(second, 1, n);
+  const bool bf16 = b.outs[0].dtype == ScalarType::BFloat16;
+  std::vector<float> ref(b.outs[0].numel());
+  for (size_t i = 0; i < ref.size(); ++i) ref[i] = gpu_test::element(want.data(), i, bf16);
+  const double err = gpu_test::output_error(got.data(), got.size(), bf16, ref);
+  std::printf("shared stream chain %s: second method vs. its run on the first's output: %.3g\n",
+              base->dir.c_str(), err);
+  EXPECT(err <= base->tol, "chained on the shared stream: err %g (read before it was written?)",
+         err);
+  free_io(a, first);
+  free_io(b, second);
+  free_io(b, again);
+  be->destroy(a.handle);
+  be->destroy(b.handle);
+}
+
+// 10: enable_cuda_graph_for_method (set_option before init): a listed
+// method's delegate replays a graph from its second execute, an unlisted
+// one never does, and use_cuda_graph=false at load wins over the list.
+static void check_graph_for_method(rt::BackendInterface* be, Fixture& base) {
+  struct Case {
+    const char* list;
+    bool use_cuda_graph_off;
+    int launches; // over three executes
+  };
+  for (const Case& c : {Case{"prefill, forward", false, 2}, Case{"decode,prefill", false, 0},
+                        Case{"forward", true, 0}}) {
+    EXPECT(set_backend_option(text_option("enable_cuda_graph_for_method", c.list)), "set list");
+    rt::BackendOption off = bool_option("use_cuda_graph", false);
+    Fixture f = base;
+    auto h = init_fixture(be, f, rt::Span<const rt::BackendOption>(&off, c.use_cuda_graph_off));
+    EXPECT(h.ok(), "%s: init with the method list '%s'", f.dir.c_str(), c.list);
+    if (!h.ok()) continue;
+    f.handle = *h;
+    const int launches0 = int_option("cuda_graph_launches");
+    Io io;
+    make_io(f, io, true);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT(run(be, f, io) == rt::Error::Ok, "list '%s': execute %d", c.list, k);
+      check_outputs(f, io, "graph for method");
+    }
+    const int launched = int_option("cuda_graph_launches") - launches0;
+    std::printf("graph for method, list '%s'%s: %d launches, %d expected\n", c.list,
+                c.use_cuda_graph_off ? " and use_cuda_graph=false" : "", launched, c.launches);
+    EXPECT(launched == c.launches, "list '%s': %d graph launches, expected %d", c.list, launched,
+           c.launches);
+    free_io(f, io);
+    be->destroy(f.handle);
+  }
+  EXPECT(set_backend_option(text_option("enable_cuda_graph_for_method", "")), "clear the list");
+}
+
+// 11: a tensor tagged CUDA over pageable host memory is refused with an
+// Error naming it (input 0, output 0), not a device fault; page-locked
+// memory mapped at its address is device memory to the kernels and runs.
+static void check_device_tags(rt::BackendInterface* be, Fixture& fx) {
+  rt::LogSink previous = rt::set_log_sink(&capture_errors);
+  for (bool bad_input : {true, false}) {
+    Io io;
+    make_io(fx, io, true);
+    const size_t k = bad_input ? 0 : fx.ins.size();
+    std::vector<uint8_t> host(bad_input ? fx.ins[0].nbytes() : fx.outs[0].nbytes());
+    Io tagged; // io's buffers, one swapped for host memory
+    tagged.device = true;
+    tagged.sizes.reserve(16);
+    for (size_t i = 0; i < io.bufs.size(); ++i) {
+      const IoSpec& s = i < fx.ins.size() ? fx.ins[i] : fx.outs[i - fx.ins.size()];
+      tagged.add(s, i == k ? host.data() : io.bufs[i]);
+    }
+    tagged.finish();
+    g_error_lines.clear();
+    g_capturing = true;
+    const rt::Error e = run(be, fx, tagged);
+    g_capturing = false;
+    const std::string name = bad_input ? "input 0 is tagged CUDA" : "output 0 is tagged CUDA";
+    bool named = false;
+    for (const std::string& l : g_error_lines) named = named || l.find(name) != std::string::npos;
+    EXPECT(e == rt::Error::InvalidArgument && named, "host memory tagged CUDA (%s): 0x%x, %s",
+           name.c_str(), unsigned(e), named ? "named" : "not named");
+    free_io(fx, io);
+  }
+  rt::set_log_sink(previous);
+  Io io;
+  make_io(fx, io, true);
+  void* pinned = nullptr;
+  EXPECT(cudaHostAlloc(&pinned, fx.ins[0].nbytes(), cudaHostAllocDefault) == cudaSuccess,
+         "cudaHostAlloc");
+  if (pinned == nullptr) return;
+  std::memcpy(pinned, fx.in_data[0].data(), fx.ins[0].nbytes());
+  cudaFree(io.bufs[0]);
+  io.bufs[0] = pinned;
+  io.impls[0]->set_data(pinned);
+  EXPECT(run(be, fx, io) == rt::Error::Ok, "page-locked input tagged CUDA refused");
+  check_outputs(fx, io, "page-locked input");
+  io.bufs[0] = nullptr;
+  free_io(fx, io);
+  cudaFreeHost(pinned);
+}
+
 // The fixtures named on the command line, each read and initialized.
 static bool load_all(rt::BackendInterface* be, int argc, char** argv, Fixtures& fxs) {
   for (int i = 1; i < argc; ++i) {
@@ -752,6 +1031,10 @@ int main(int argc, char** argv) {
   check_cuda_graph_host_first(be, fxs);
   check_foreign_weights(be, fxs);
   check_weight_sharing(be, *fxs[0]);
+  check_shared_stream(be, *fxs[0]);
+  check_shared_stream_chain(be, fxs);
+  check_graph_for_method(be, *fxs[0]);
+  check_device_tags(be, *fxs[0]);
   for (auto& f : fxs) be->destroy(f->handle);
   return gpu_test::finish();
 }

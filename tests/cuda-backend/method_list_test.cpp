@@ -1,0 +1,73 @@
+// The method list of "enable_cuda_graph_for_method": which methods it names
+// (commas, spaces trimmed, empty entries skipped) and which lists are
+// refused, with the offending byte named, without a GPU.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <executorch/runtime/platform/log.h>
+
+#include <gtest/gtest.h>
+
+#include "method_list.h"
+
+using executorch::backends::cuda::check_method_list;
+using executorch::backends::cuda::method_listed;
+using executorch::runtime::Error;
+using executorch::runtime::LogLevel;
+
+namespace {
+
+std::vector<std::string>& lines() {
+  static std::vector<std::string> l;
+  return l;
+}
+void capture(LogLevel level, const char*, const char*, size_t, const char* m, size_t n) {
+  if (level >= LogLevel::Error) lines().emplace_back(m, n);
+}
+
+TEST(MethodList, NamesEachEntry) {
+  EXPECT_TRUE(method_listed("decode", "decode"));
+  EXPECT_TRUE(method_listed("prefill,decode", "decode"));
+  EXPECT_TRUE(method_listed("prefill,decode", "prefill"));
+  EXPECT_TRUE(method_listed(" prefill , decode ", "decode"));
+  EXPECT_TRUE(method_listed(",,decode,", "decode"));
+}
+
+TEST(MethodList, NamesNothingElse) {
+  EXPECT_FALSE(method_listed("", "decode"));
+  EXPECT_FALSE(method_listed(" , ,", "decode"));
+  EXPECT_FALSE(method_listed("decode_from_embedding", "decode"));
+  EXPECT_FALSE(method_listed("decode", "decode_from_embedding"));
+  EXPECT_FALSE(method_listed("prefill,decode", "prefill,decode"));
+  EXPECT_FALSE(method_listed("Decode", "decode"));
+  // An empty method name is never listed, even by an empty entry.
+  EXPECT_FALSE(method_listed("decode,,", ""));
+  EXPECT_FALSE(method_listed("", ""));
+}
+
+TEST(MethodList, RefusesControlCharacters) {
+  lines().clear();
+  auto prev = executorch::runtime::set_log_sink(&capture);
+  EXPECT_EQ(check_method_list("prefill, decode", "set_option"), Error::Ok);
+  EXPECT_EQ(check_method_list("", "set_option"), Error::Ok);
+  EXPECT_EQ(check_method_list("d\xc3\xa9"
+                              "code",
+                              "set_option"),
+            Error::Ok); // UTF-8 is a name
+  EXPECT_TRUE(lines().empty());
+  EXPECT_EQ(check_method_list("decode\nprefill", "set_option"), Error::InvalidArgument);
+  EXPECT_EQ(check_method_list("decode,\tprefill", "runtime option"), Error::InvalidArgument);
+  EXPECT_EQ(check_method_list(std::string_view("ab\0c", 4), "x"), Error::InvalidArgument);
+  EXPECT_EQ(check_method_list("a\x7f", "x"), Error::InvalidArgument);
+  executorch::runtime::set_log_sink(prev);
+  ASSERT_EQ(lines().size(), 4u);
+  EXPECT_NE(lines()[0].find("set_option"), std::string::npos) << lines()[0];
+  EXPECT_NE(lines()[0].find("byte 6"), std::string::npos) << lines()[0];
+  EXPECT_NE(lines()[0].find("0x0a"), std::string::npos) << lines()[0];
+  EXPECT_NE(lines()[1].find("runtime option"), std::string::npos) << lines()[1];
+  EXPECT_NE(lines()[1].find("byte 7"), std::string::npos) << lines()[1];
+  EXPECT_NE(lines()[2].find("0x00"), std::string::npos) << lines()[2];
+}
+
+} // namespace
