@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include "error_log.h"
+
 #include "registry_probe.h"
 
 namespace rt = executorch::runtime;
@@ -30,29 +32,6 @@ using rt::Span;
 using Text = std::array<char, rt::kMaxOptionValueLength>;
 
 namespace {
-
-std::vector<std::string>& lines() {
-  static std::vector<std::string> l;
-  return l;
-}
-void capture(LogLevel level, const char*, const char*, size_t, const char* m, size_t n) {
-  if (level >= LogLevel::Error) lines().emplace_back(m, n);
-}
-
-// Captures the error lines logged during its life.
-class LogCapture {
- public:
-  LogCapture() : prev_(rt::set_log_sink(&capture)) { lines().clear(); }
-  ~LogCapture() { rt::set_log_sink(prev_); }
-  bool any_names(const char* text) const {
-    for (const auto& l : lines())
-      if (l.find(text) != std::string::npos) return true;
-    return false;
-  }
-
- private:
-  rt::LogSink prev_;
-};
 
 BackendOption option(const char* key) {
   BackendOption o{};
@@ -103,7 +82,7 @@ TEST(CudaBackendOptions, SharedStreamDefault) {
   ASSERT_EQ(set({with("use_shared_cuda_stream", true)}), Error::Ok);
   EXPECT_TRUE(get_bool("use_shared_cuda_stream"));
   {
-    LogCapture log;
+    et_test::ErrorLog log;
     EXPECT_EQ(set({with("use_shared_cuda_stream", 1)}), Error::InvalidArgument);
     EXPECT_TRUE(log.any_names("use_shared_cuda_stream"));
   }
@@ -121,7 +100,7 @@ TEST(CudaBackendOptions, GraphMethodList) {
   ASSERT_EQ(set({with("enable_cuda_graph_for_method", text("prefill, decode"))}), Error::Ok);
   EXPECT_EQ(get_text("enable_cuda_graph_for_method"), "prefill, decode");
   {
-    LogCapture log;
+    et_test::ErrorLog log;
     EXPECT_EQ(set({with("enable_cuda_graph_for_method", true)}), Error::InvalidArgument);
     EXPECT_TRUE(log.any_names("enable_cuda_graph_for_method"));
   }
@@ -147,7 +126,7 @@ TEST(CudaBackendOptions, OneBadValueAppliesNothing) {
 }
 
 TEST(CudaBackendOptions, UnknownKeysAreLoggedByName) {
-  LogCapture log;
+  et_test::ErrorLog log;
   BackendOption long_key = with("", true);
   std::memset(long_key.key, 'k', sizeof(long_key.key)); // no NUL at all
   EXPECT_EQ(set({with("skip_copy_output_to_cpu_for_method", text("decode")),
@@ -155,7 +134,7 @@ TEST(CudaBackendOptions, UnknownKeysAreLoggedByName) {
             Error::Ok);
   EXPECT_TRUE(log.any_names("unknown option 'skip_copy_output_to_cpu_for_method'"));
   EXPECT_TRUE(log.any_names(("unknown option '" + std::string(64, 'k') + "'").c_str()));
-  EXPECT_EQ(lines().size(), 2u);
+  EXPECT_EQ(et_test::error_lines().size(), 2u);
   // The known key beside them was applied.
   EXPECT_TRUE(get_bool("use_shared_cuda_stream"));
   ASSERT_EQ(set({with("use_shared_cuda_stream", false)}), Error::Ok);

@@ -1,6 +1,7 @@
 // The method list of "enable_cuda_graph_for_method": which methods it names
 // (commas, spaces trimmed, empty entries skipped) and which lists are
 // refused, with the offending byte named, without a GPU.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,8 @@
 #include <executorch/runtime/platform/log.h>
 
 #include <gtest/gtest.h>
+
+#include "error_log.h"
 
 #include "method_list.h"
 
@@ -17,14 +20,6 @@ using executorch::runtime::Error;
 using executorch::runtime::LogLevel;
 
 namespace {
-
-std::vector<std::string>& lines() {
-  static std::vector<std::string> l;
-  return l;
-}
-void capture(LogLevel level, const char*, const char*, size_t, const char* m, size_t n) {
-  if (level >= LogLevel::Error) lines().emplace_back(m, n);
-}
 
 TEST(MethodList, NamesEachEntry) {
   EXPECT_TRUE(method_listed("decode", "decode"));
@@ -47,27 +42,30 @@ TEST(MethodList, NamesNothingElse) {
 }
 
 TEST(MethodList, RefusesControlCharacters) {
-  lines().clear();
-  auto prev = executorch::runtime::set_log_sink(&capture);
+  auto log = std::make_unique<et_test::ErrorLog>();
   EXPECT_EQ(check_method_list("prefill, decode", "set_option"), Error::Ok);
   EXPECT_EQ(check_method_list("", "set_option"), Error::Ok);
   EXPECT_EQ(check_method_list("d\xc3\xa9"
                               "code",
                               "set_option"),
             Error::Ok); // UTF-8 is a name
-  EXPECT_TRUE(lines().empty());
+  EXPECT_TRUE(et_test::error_lines().empty());
   EXPECT_EQ(check_method_list("decode\nprefill", "set_option"), Error::InvalidArgument);
   EXPECT_EQ(check_method_list("decode,\tprefill", "runtime option"), Error::InvalidArgument);
   EXPECT_EQ(check_method_list(std::string_view("ab\0c", 4), "x"), Error::InvalidArgument);
   EXPECT_EQ(check_method_list("a\x7f", "x"), Error::InvalidArgument);
-  executorch::runtime::set_log_sink(prev);
-  ASSERT_EQ(lines().size(), 4u);
-  EXPECT_NE(lines()[0].find("set_option"), std::string::npos) << lines()[0];
-  EXPECT_NE(lines()[0].find("byte 6"), std::string::npos) << lines()[0];
-  EXPECT_NE(lines()[0].find("0x0a"), std::string::npos) << lines()[0];
-  EXPECT_NE(lines()[1].find("runtime option"), std::string::npos) << lines()[1];
-  EXPECT_NE(lines()[1].find("byte 7"), std::string::npos) << lines()[1];
-  EXPECT_NE(lines()[2].find("0x00"), std::string::npos) << lines()[2];
+  log.reset();
+  ASSERT_EQ(et_test::error_lines().size(), 4u);
+  EXPECT_NE(et_test::error_lines()[0].find("set_option"), std::string::npos)
+      << et_test::error_lines()[0];
+  EXPECT_NE(et_test::error_lines()[0].find("byte 6"), std::string::npos)
+      << et_test::error_lines()[0];
+  EXPECT_NE(et_test::error_lines()[0].find("0x0a"), std::string::npos) << et_test::error_lines()[0];
+  EXPECT_NE(et_test::error_lines()[1].find("runtime option"), std::string::npos)
+      << et_test::error_lines()[1];
+  EXPECT_NE(et_test::error_lines()[1].find("byte 7"), std::string::npos)
+      << et_test::error_lines()[1];
+  EXPECT_NE(et_test::error_lines()[2].find("0x00"), std::string::npos) << et_test::error_lines()[2];
 }
 
 } // namespace

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "error_log.h"
+
 #include "tensor_resize.h"
 
 using executorch::backends::cuda::resize_like;
@@ -21,14 +23,6 @@ using executorch::runtime::etensor::Tensor;
 using executorch::runtime::etensor::TensorImpl;
 
 namespace {
-
-std::vector<std::string>& lines() {
-  static std::vector<std::string> l;
-  return l;
-}
-void capture(LogLevel level, const char*, const char*, size_t, const char* m, size_t n) {
-  if (level >= LogLevel::Error) lines().emplace_back(m, n);
-}
 
 // A float tensor planned as `sizes` (its bound) over host memory.
 struct Planned {
@@ -46,15 +40,10 @@ struct Planned {
 
 class TensorResize : public ::testing::Test {
  protected:
-  void SetUp() override {
-    lines().clear();
-    prev_ = executorch::runtime::set_log_sink(&capture);
-  }
-  void TearDown() override { executorch::runtime::set_log_sink(prev_); }
-  std::string only_line() const { return lines().size() == 1 ? lines()[0] : ""; }
+  static std::string only_line() { return et_test::ErrorLog::only_line(); }
 
  private:
-  executorch::runtime::LogSink prev_ = nullptr;
+  et_test::ErrorLog log_;
 };
 
 TEST_F(TensorResize, ShrinksWithinTheBound) {
@@ -69,7 +58,7 @@ TEST_F(TensorResize, ShrinksWithinTheBound) {
   const int64_t full[3] = {1, 63, 4};
   EXPECT_EQ(resize_to(out.t, full, 3, "out"), Error::Ok);
   EXPECT_EQ(out.t.numel(), 252);
-  EXPECT_TRUE(lines().empty());
+  EXPECT_TRUE(et_test::error_lines().empty());
 }
 
 TEST_F(TensorResize, LikeTakesTheSourceShape) {
@@ -84,7 +73,7 @@ TEST_F(TensorResize, SameShapeIsFineEvenWhenStatic) {
   Planned out({2, 3}, TensorShapeDynamism::STATIC);
   const int64_t same[2] = {2, 3};
   EXPECT_EQ(resize_to(out.t, same, 2, "out"), Error::Ok);
-  EXPECT_TRUE(lines().empty());
+  EXPECT_TRUE(et_test::error_lines().empty());
 }
 
 TEST_F(TensorResize, StaticTensorRefusesAnotherShape) {

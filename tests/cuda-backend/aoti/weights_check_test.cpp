@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "error_log.h"
+
 #include "aoti/dtype.h"
 #include "aoti/weights_check.h"
 
@@ -19,30 +21,13 @@ namespace aoti = executorch::backends::cuda::aoti;
 
 namespace {
 
-std::vector<std::string>& error_lines() {
-  static std::vector<std::string> lines;
-  return lines;
-}
-
-void capture(LogLevel level, const char*, const char*, size_t, const char* msg, size_t len) {
-  if (level >= LogLevel::Error) error_lines().emplace_back(msg, len);
-}
-
 class WeightsCheck : public ::testing::Test {
  protected:
-  void SetUp() override {
-    error_lines().clear();
-    previous_ = executorch::runtime::set_log_sink(&capture);
-  }
-  void TearDown() override { executorch::runtime::set_log_sink(previous_); }
-
   // The one error line the check logged ("" when none or several).
-  static std::string only_line() {
-    return error_lines().size() == 1 ? error_lines()[0] : std::string();
-  }
+  static std::string only_line() { return et_test::ErrorLog::only_line(); }
 
  private:
-  executorch::runtime::LogSink previous_ = nullptr;
+  et_test::ErrorLog log_;
 };
 
 // An MLP's table: fc1 [128,64] + bias, fc2 [32,128] + bias, float32.
@@ -56,7 +41,7 @@ constexpr size_t kMlpBytes = (128 * 64 + 128 + 32 * 128 + 32) * 4;
 
 TEST_F(WeightsCheck, ExactBlobPasses) {
   EXPECT_EQ(check_weights_blob(mlp_table(), kMlpBytes, "mlp"), Error::Ok);
-  EXPECT_TRUE(error_lines().empty());
+  EXPECT_TRUE(et_test::error_lines().empty());
 }
 
 TEST_F(WeightsCheck, NoConstantsAndEmptyBlobPasses) {
