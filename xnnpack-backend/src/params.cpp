@@ -8,6 +8,8 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "values.h"
+
 namespace xnnpack_payload {
 
 using executorch::runtime::Error;
@@ -193,26 +195,6 @@ Error read_pad(const fb::XNNStaticConstantPad& t, Node& out) {
   copy_list(t.post_paddings(), out.post_paddings);
   out.padding_value = t.padding_value();
   return check_flags(out, 0);
-}
-
-// The values by id, sorted, for value_of.
-using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
-
-ValueIndex index_values(const Payload& payload) {
-  ValueIndex index;
-  index.reserve(payload.values.size());
-  for (const Value& v : payload.values) {
-    index.emplace_back(v.id, &v);
-  }
-  std::sort(index.begin(), index.end());
-  return index;
-}
-
-// Value `id` (check_ids has shown that it exists, once).
-const Value& value_of(const ValueIndex& p, uint32_t id) {
-  return *std::lower_bound(p.begin(), p.end(),
-                           std::make_pair(id, static_cast<const Value*>(nullptr)))
-              ->second;
 }
 
 Error bad_shape(const Node& n, const char* what) {

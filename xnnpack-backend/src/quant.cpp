@@ -6,6 +6,7 @@
 
 #include <executorch/runtime/platform/log.h>
 
+#include "values.h"
 #include "xnnpack_graph_generated.h"
 
 namespace xnnpack_payload {
@@ -24,17 +25,15 @@ Error bad_quant(const Value& v, const char* what) {
 // XNN_VALUE_FLAG_EXTERNAL_INPUT | XNN_VALUE_FLAG_EXTERNAL_OUTPUT
 constexpr uint32_t kExternalFlags = 0x3;
 
-bool is(const Value& v, XNNDatatype t) { return v.datatype == static_cast<int16_t>(t); }
-
 Error check_per_tensor(const Value& v) {
   int32_t lo = 0;
   int32_t hi = 0;
-  if (is(v, XNNDatatype::xnn_datatype_qint8)) {
+  if (is_type(v, XNNDatatype::xnn_datatype_qint8)) {
     lo = -128;
     hi = 127;
-  } else if (is(v, XNNDatatype::xnn_datatype_quint8)) {
+  } else if (is_type(v, XNNDatatype::xnn_datatype_quint8)) {
     hi = 255;
-  } else if (!is(v, XNNDatatype::xnn_datatype_qint32)) {
+  } else if (!is_type(v, XNNDatatype::xnn_datatype_qint32)) {
     return bad_quant(v, "per-tensor parameters on a type that is not qint8, quint8 or qint32");
   }
   if (v.zero_point < lo || v.zero_point > hi) {
@@ -85,8 +84,9 @@ Error check_weight(const Value& v) {
 }
 
 Error check_per_channel(const Value& v, const std::vector<Constant>& constants) {
-  if (!is(v, XNNDatatype::xnn_datatype_qcint8) && !is(v, XNNDatatype::xnn_datatype_qcint4) &&
-      !is(v, XNNDatatype::xnn_datatype_qcint32)) {
+  if (!is_type(v, XNNDatatype::xnn_datatype_qcint8) &&
+      !is_type(v, XNNDatatype::xnn_datatype_qcint4) &&
+      !is_type(v, XNNDatatype::xnn_datatype_qcint32)) {
     return bad_quant(v, "per-channel parameters on a type that is not qcint8, qcint4 or qcint32");
   }
   const Error e = check_weight(v);
@@ -96,7 +96,7 @@ Error check_per_channel(const Value& v, const std::vector<Constant>& constants) 
 // XNNPACK's blockwise values are 2-d [output channels, input channels],
 // one scale per group_size input channels of each output channel.
 Error check_per_group(const Value& v, const std::vector<Constant>& constants) {
-  if (!is(v, XNNDatatype::xnn_datatype_qbint4)) {
+  if (!is_type(v, XNNDatatype::xnn_datatype_qbint4)) {
     return bad_quant(v, "per-channel-group parameters on a type that is not qbint4");
   }
   const Error e = check_weight(v);
@@ -122,7 +122,7 @@ Error check_per_group(const Value& v, const std::vector<Constant>& constants) {
 
 // Quantized by XNNPACK at run time, one scale per row (batch dims).
 Error check_dynamic(const Value& v) {
-  if (!is(v, XNNDatatype::xnn_datatype_qdint8)) {
+  if (!is_type(v, XNNDatatype::xnn_datatype_qdint8)) {
     return bad_quant(v, "per-token dynamic parameters on a type that is not qdint8");
   }
   if (v.constant_index != 0 || (v.flags & kExternalFlags) != 0) {

@@ -8,6 +8,7 @@
 #include <executorch/runtime/platform/log.h>
 
 #include "quant.h"
+#include "values.h"
 #include "xnnpack_graph_generated.h"
 
 namespace xnnpack_backend {
@@ -22,6 +23,9 @@ using xnnpack_payload::Node;
 using xnnpack_payload::Payload;
 using xnnpack_payload::QuantKind;
 using xnnpack_payload::Value;
+using xnnpack_payload::ValueIndex;
+using xnnpack_payload::is_type;
+using xnnpack_payload::value_of;
 using XNodeUnion = xnnpack_payload::fb::XNodeUnion;
 using XNNDatatype = xnnpack_payload::fb::XNNDatatype;
 
@@ -98,8 +102,6 @@ bool node_supported(XNodeUnion t) {
 // something not supported yet.
 enum class Operand { kFloat, kDynamic, kFilter, kStatic, kBias, kUnsupported };
 
-bool is_type(const Value& v, XNNDatatype t) { return v.datatype == static_cast<int16_t>(t); }
-
 // A qint8 value per tensor is an activation between two nodes: the backend
 // passes only fp32 in and out, and upstream's static flow writes per-tensor
 // quantized weights only with its per-tensor config.
@@ -162,15 +164,7 @@ const char* unsupported_why(const Value& v) {
   }
 }
 
-using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
-
-const Value& value(const ValueIndex& index, uint32_t id) {
-  const auto it = std::lower_bound(index.begin(), index.end(),
-                                   std::make_pair(id, static_cast<const Value*>(nullptr)));
-  return *it->second; // check_ids has shown that every id exists
-}
-
-Operand operand(const ValueIndex& index, uint32_t id) { return operand_of(value(index, id)); }
+Operand operand(const ValueIndex& index, uint32_t id) { return operand_of(value_of(index, id)); }
 
 bool convert_supported(const ValueIndex& index, const Node& n) {
   const Operand in = operand(index, n.inputs[0]);
@@ -184,7 +178,7 @@ bool convert_supported(const ValueIndex& index, const Node& n) {
 // quantized along its output channels (dim `out_dim`), and a qcint32 bias
 // of one scale per output channel, or none.
 bool static_weighted_supported(const ValueIndex& index, const Node& n, uint32_t out_dim) {
-  const Value& filter = value(index, n.inputs[1]);
+  const Value& filter = value_of(index, n.inputs[1]);
   if (operand(index, n.inputs[0]) != Operand::kStatic ||
       operand(index, n.outputs[0]) != Operand::kStatic ||
       !is_type(filter, XNNDatatype::xnn_datatype_qcint8) || filter.channel_dim != out_dim) {
@@ -193,7 +187,7 @@ bool static_weighted_supported(const ValueIndex& index, const Node& n, uint32_t 
   if (!n.has_bias) {
     return true;
   }
-  const Value& bias = value(index, n.inputs[2]);
+  const Value& bias = value_of(index, n.inputs[2]);
   return operand_of(bias) == Operand::kBias && bias.dims.size() == 1 &&
          bias.dims[0] == filter.dims[out_dim]; // the reader: out_dim < rank
 }
@@ -231,9 +225,9 @@ bool static_supported(const ValueIndex& index, const Node& n) {
 // XNNPACK's qint8 add asserts that each input's scale over the output's
 // is in [2^-10, 2^8).
 Error check_add_scales(const ValueIndex& index, const Node& n, size_t i) {
-  const Value& out = value(index, n.outputs[0]);
+  const Value& out = value_of(index, n.outputs[0]);
   for (const uint32_t id : n.inputs) {
-    const float ratio = value(index, id).scale / out.scale;
+    const float ratio = value_of(index, id).scale / out.scale;
     if (!(ratio >= 0x1.0p-10f && ratio < 0x1.0p+8f)) {
       ET_LOG(Error,
              "XnnpackBackend: node %zu (%s, debug handle %u): input %u's scale over the output's "
@@ -256,8 +250,8 @@ Error check_static_params(const ValueIndex& index, const Node& n, size_t i) {
   if (t == XNodeUnion::XNNAdd) {
     return check_add_scales(index, n, i);
   }
-  const Value& in = value(index, n.inputs[0]);
-  const Value& out = value(index, n.outputs[0]);
+  const Value& in = value_of(index, n.inputs[0]);
+  const Value& out = value_of(index, n.outputs[0]);
   if (in.scale == out.scale && in.zero_point == out.zero_point) {
     return Error::Ok;
   }
@@ -704,11 +698,7 @@ Error check_supported(const Payload& p) {
       return Error::NotSupported;
     }
   }
-  ValueIndex index;
-  for (const Value& v : p.values) {
-    index.emplace_back(v.id, &v);
-  }
-  std::sort(index.begin(), index.end());
+  const ValueIndex index = xnnpack_payload::index_values(p);
   for (size_t i = 0; i < p.nodes.size(); ++i) {
     const Node& n = p.nodes[i];
     const bool kind = node_supported(static_cast<XNodeUnion>(n.type));

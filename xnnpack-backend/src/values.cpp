@@ -1,5 +1,7 @@
 #include "values.h"
 
+#include <algorithm>
+
 #include <executorch/runtime/platform/log.h>
 
 namespace xnnpack_payload {
@@ -196,6 +198,22 @@ bool constant_bytes(const Value& value, uint64_t& bytes, bool& exact) {
   }
   bytes = n / es.den + (n % es.den != 0 ? 1 : 0);
   return true;
+}
+
+ValueIndex index_values(const Payload& payload) {
+  ValueIndex index;
+  index.reserve(payload.values.size());
+  for (const Value& v : payload.values) {
+    index.emplace_back(v.id, &v);
+  }
+  std::sort(index.begin(), index.end());
+  return index;
+}
+
+const Value& value_of(const ValueIndex& index, uint32_t id) {
+  return *std::lower_bound(index.begin(), index.end(),
+                           std::make_pair(id, static_cast<const Value*>(nullptr)))
+              ->second;
 }
 
 } // namespace xnnpack_payload

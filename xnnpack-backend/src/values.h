@@ -2,6 +2,10 @@
 // constant each one points at.
 #pragma once
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include <executorch/runtime/core/error.h>
 
 #include "payload.h"
@@ -19,5 +23,18 @@ executorch::runtime::Error read_value(const fb::XValue& value, size_t num_consta
 // least have (4-bit types, each row of the innermost dim starting on a byte;
 // packed types give 0); false when the count overflows.
 bool constant_bytes(const Value& value, uint64_t& bytes, bool& exact);
+
+// Whether `value` is of datatype `type`.
+inline bool is_type(const Value& value, fb::XNNDatatype type) {
+  return value.datatype == static_cast<int16_t>(type);
+}
+
+// The values by id, sorted, for value_of.
+using ValueIndex = std::vector<std::pair<uint32_t, const Value*>>;
+
+ValueIndex index_values(const Payload& payload);
+
+// Value `id` (check_ids has shown that it exists, once).
+const Value& value_of(const ValueIndex& index, uint32_t id);
 
 } // namespace xnnpack_payload
