@@ -77,13 +77,7 @@ runtime::Result<std::string_view> method_list_option(const BackendOption& option
   const OptionText* text = std::get_if<OptionText>(&option.value);
   ET_CHECK_OR_RETURN_ERROR(text != nullptr, InvalidArgument,
                            "CudaBackend: option %s must be a string of method names", option.key);
-  const void* nul = std::memchr(text->data(), '\0', text->size());
-  ET_CHECK_OR_RETURN_ERROR(nul != nullptr, InvalidArgument,
-                           "CudaBackend: option %s is not NUL-terminated", option.key);
-  const std::string_view list(text->data(), static_cast<const char*>(nul) - text->data());
-  const Error e = check_method_list(list, option.key);
-  if (e != Error::Ok) return e;
-  return list;
+  return method_list_text(text->data(), option.key);
 }
 
 bool is_key(const BackendOption& option, const char* key) {

@@ -140,12 +140,9 @@ Result<bool> graph_option(const BackendInitContext& context, ArrayRef<CompileSpe
   ET_CHECK_OR_RETURN_ERROR(str.ok() || str.error() == Error::NotFound, InvalidArgument,
                            "CudaBackend: runtime option %s must be a string of method names", key);
   if (str.ok()) {
-    const size_t n = strnlen(*str, runtime::kMaxOptionValueLength);
-    ET_CHECK_OR_RETURN_ERROR(n < runtime::kMaxOptionValueLength, InvalidArgument,
-                             "CudaBackend: runtime option %s is not NUL-terminated", key);
-    list = std::string_view(*str, n);
-    const Error e = check_method_list(list, "runtime option enable_cuda_graph_for_method");
-    if (e != Error::Ok) return e;
+    const auto text = method_list_text(*str, "runtime option enable_cuda_graph_for_method");
+    if (!text.ok()) return text.error();
+    list = *text;
   }
   const bool listed = method != nullptr && method_listed(list, method);
   return bool_option(context, compile_specs, "use_cuda_graph", listed);

@@ -1,5 +1,8 @@
 #include "method_list.h"
 
+#include <cstring>
+
+#include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -25,6 +28,16 @@ runtime::Error check_method_list(std::string_view list, const char* what) {
                              what, i, static_cast<unsigned>(c));
   }
   return runtime::Error::Ok;
+}
+
+runtime::Result<std::string_view> method_list_text(const char* text, const char* what) {
+  const size_t n = strnlen(text, runtime::kMaxOptionValueLength);
+  ET_CHECK_OR_RETURN_ERROR(n < runtime::kMaxOptionValueLength, InvalidArgument,
+                           "CudaBackend: %s is not NUL-terminated", what);
+  const std::string_view list(text, n);
+  const runtime::Error e = check_method_list(list, what);
+  if (e != runtime::Error::Ok) return e;
+  return list;
 }
 
 bool method_listed(std::string_view list, std::string_view method) {

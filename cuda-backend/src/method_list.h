@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/result.h>
 
 namespace executorch {
 namespace backends {
@@ -15,6 +16,11 @@ namespace cuda {
 // break, ...); the log line names `what` (where the list came from) and the
 // byte's offset.
 runtime::Error check_method_list(std::string_view list, const char* what);
+
+// The method list an option's value holds (at most kMaxOptionValueLength
+// bytes, NUL-terminated within them), checked by check_method_list;
+// InvalidArgument naming `what` when it is not terminated or not a list.
+runtime::Result<std::string_view> method_list_text(const char* text, const char* what);
 
 // Whether `method` is one of `list`'s entries (an empty name never is).
 bool method_listed(std::string_view list, std::string_view method);
